@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# Shared shell helpers of the lab: logging with elapsed time, paths, errors.
+# Sourced by run-lab.sh, kernel/build.sh and bench/*.sh; defines functions only.
+
+LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+LAB_CACHE=${LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kernel-lab}
+LAB_T0=${LAB_T0:-$(date +%s)}
+export LAB_ROOT LAB_CACHE LAB_T0
+
+# log PHASE MESSAGE...: one line on stderr, "[  12s] phase: message"
+log() {
+	local phase=$1
+	shift
+	printf '[%4ss] %s: %s\n' "$(($(date +%s) - LAB_T0))" "$phase" "$*" >&2
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# usage_error MESSAGE: bad input from the user, exit code 2
+usage_error() {
+	printf 'error: %s\n' "$*" >&2
+	printf "Try '%s --help'.\n" "${LAB_PROG:-run-lab.sh}" >&2
+	exit 2
+}
+
+# now_ns: wall clock in nanoseconds
+now_ns() {
+	date +%s%N
+}
+
+# secs_since NS: seconds (3 decimals) elapsed since a now_ns reading
+secs_since() {
+	local d=$(($(now_ns) - $1))
+	printf '%d.%03d' "$((d / 1000000000))" "$((d % 1000000000 / 1000000))"
+}
+
+# atomic_write FILE: copy stdin to FILE through a temporary file and rename
+atomic_write() {
+	local tmp
+	tmp=$(mktemp "$1.tmp.XXXXXX")
+	cat >"$tmp"
+	chmod 644 "$tmp"
+	mv -f "$tmp" "$1"
+}
+
+# sha256_of FILE...: short content hash of the files, in order
+sha256_of() {
+	cat "$@" | sha256sum | cut -c1-16
+}

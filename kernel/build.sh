@@ -1,0 +1,166 @@
+#!/bin/bash
+# Build the lab kernel from Debian's linux-source-6.1 in a cache outside the
+# repository: tinyconfig + kernel/lab.config, then the patch series
+# (kernel/patches/series) unless the flavour is "stock".
+#
+# usage: kernel/build.sh [lab|stock]
+#
+# Progress goes to stderr. On success the last lines on stdout are key=value:
+# image, vmlinux, config, key, series_hash, config_hash, version,
+# build_seconds (0 when the cache served the image).
+#
+# The cache key is the source package version, the fragment and the patches.
+# Each flavour keeps one source tree and one object directory, so a changed
+# patch rebuilds only what it touches: the tree is brought from the old series
+# to the new one by reverting and applying only the patches that differ.
+set -eu
+
+. "$(dirname "$0")/../bench/lib.sh"
+
+flavour=${1:-${LAB_KERNEL:-lab}}
+case "$flavour" in
+lab | stock) ;;
+*) usage_error "unknown kernel flavour '$flavour' (expected lab or stock)" ;;
+esac
+
+tarball=${LAB_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+fragment=$LAB_ROOT/kernel/lab.config
+patchdir=$LAB_ROOT/kernel/patches
+[ -r "$tarball" ] || die "kernel source $tarball not found (install linux-source-6.1: make deps)"
+pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+
+# The series for this flavour: patch files in order, comments and blanks dropped
+patches=()
+if [ "$flavour" = lab ] && [ -f "$patchdir/series" ]; then
+	while read -r p _; do
+		case "$p" in '' | '#'*) continue ;; esac
+		[ -f "$patchdir/$p" ] || die "kernel/patches/series names $p, which does not exist"
+		patches+=("$patchdir/$p")
+	done <"$patchdir/series"
+fi
+
+series_hash=$( (for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
+key=$( (echo "$pkgver" && sha256sum <"$fragment" && echo "$series_hash" &&
+	sha256sum <"$0") | sha256sum | cut -c1-16)
+
+mkdir -p "$LAB_CACHE"
+src=$LAB_CACHE/$flavour/linux
+obj=$LAB_CACHE/$flavour/obj
+mkdir -p "$LAB_CACHE/$flavour"
+
+# One build per flavour at a time
+exec 9>"$LAB_CACHE/$flavour/lock"
+flock 9
+
+report() {
+	echo "image=$obj/arch/x86/boot/bzImage"
+	echo "vmlinux=$obj/vmlinux"
+	echo "config=$obj/.config"
+	echo "key=$key"
+	echo "series_hash=$series_hash"
+	echo "config_hash=$(sha256_of "$obj/.config")"
+	echo "version=$(cat "$obj/include/config/kernel.release")"
+	echo "build_seconds=$1"
+}
+
+if [ -f "$obj/lab-key" ] && [ "$(cat "$obj/lab-key")" = "$key" ] &&
+	[ -f "$obj/arch/x86/boot/bzImage" ]; then
+	log kernel "$flavour kernel $key is cached in $obj"
+	report 0
+	exit 0
+fi
+
+t0=$(now_ns)
+log kernel "building the $flavour kernel (key $key, linux-source-6.1 $pkgver, ${#patches[@]} patches)"
+
+extract() {
+	log kernel "extracting $tarball"
+	rm -rf "$src" "$src.new"
+	mkdir -p "$src.new"
+	tar -xJf "$tarball" -C "$src.new" --strip-components=1
+	echo "$pkgver" >"$src.new/.lab-pkgver"
+	mkdir -p "$src.new/.lab-applied"
+	mv "$src.new" "$src"
+}
+
+if [ ! -f "$src/.lab-pkgver" ] || [ "$(cat "$src/.lab-pkgver")" != "$pkgver" ]; then
+	extract
+fi
+
+# Bring the tree from the applied series to the wanted one: keep the common
+# prefix, revert the rest of the old series in reverse order, apply the new.
+applied=()
+while read -r p; do
+	[ -n "$p" ] && applied+=("$p")
+done < <(cat "$src/.lab-applied/order" 2>/dev/null || true)
+common=0
+while [ "$common" -lt "${#applied[@]}" ] && [ "$common" -lt "${#patches[@]}" ] &&
+	cmp -s "$src/.lab-applied/${applied[$common]}" "${patches[$common]}"; do
+	common=$((common + 1))
+done
+for ((i = ${#applied[@]} - 1; i >= common; i--)); do
+	a=${applied[$i]}
+	log kernel "reverting $a"
+	if ! patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$src/.lab-applied/$a"; then
+		log kernel "could not revert $a: extracting a fresh tree"
+		extract
+		common=0
+		break
+	fi
+done
+: >"$src/.lab-applied/order.new"
+for ((i = 0; i < common; i++)); do
+	echo "${applied[$i]}" >>"$src/.lab-applied/order.new"
+done
+for ((i = common; i < ${#patches[@]}; i++)); do
+	p=${patches[$i]}
+	name=$(basename "$p")
+	log kernel "applying $name"
+	if ! patch -d "$src" -p1 -N -s --no-backup-if-mismatch <"$p"; then
+		mv "$src/.lab-applied/order.new" "$src/.lab-applied/order"
+		die "patch $name does not apply to linux-source-6.1 $pkgver (tree left at the last good patch)"
+	fi
+	cp "$p" "$src/.lab-applied/$name"
+	echo "$name" >>"$src/.lab-applied/order.new"
+done
+mv "$src/.lab-applied/order.new" "$src/.lab-applied/order"
+
+# Configuration: tinyconfig + fragment, then olddefconfig, then the check
+log kernel "configuring: tinyconfig + kernel/lab.config"
+mkdir -p "$obj"
+rm -f "$obj/lab-key"
+make -s -C "$src" O="$obj" tinyconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >/dev/null
+make -s -C "$src" O="$obj" olddefconfig >/dev/null
+missing=$("$LAB_ROOT/kernel/check-config.sh" "$fragment" "$obj/.config") ||
+	die "options of kernel/lab.config that Kconfig dropped (missing dependencies?):
+$missing"
+
+# Build with progress: compiled objects against the last build's count
+jobs=$(($(nproc) + 1))
+last=$(cat "$LAB_CACHE/$flavour/objects" 2>/dev/null || echo 1200)
+log kernel "make -j$jobs bzImage (log: $obj/build.log)"
+set +e
+make -C "$src" O="$obj" -j"$jobs" KBUILD_BUILD_USER=kernel-lab \
+	KBUILD_BUILD_HOST="$key" bzImage >"$obj/build.log" 2>&1 &
+mpid=$!
+trap 'kill "$mpid" 2>/dev/null' INT TERM
+while kill -0 "$mpid" 2>/dev/null; do
+	sleep 15
+	n=$(grep -c '^  CC ' "$obj/build.log")
+	log kernel "compiled $n of about $last objects ($((n * 100 / last))%)"
+done
+wait "$mpid"
+rc=$?
+set -e
+trap - INT TERM
+if [ "$rc" -ne 0 ]; then
+	grep -E -m 20 'error|Error' "$obj/build.log" >&2 || tail -20 "$obj/build.log" >&2
+	die "kernel build failed (exit $rc); full log: $obj/build.log"
+fi
+n=$(grep -c '^  CC ' "$obj/build.log" || true)
+[ "$n" -lt 200 ] || echo "$n" >"$LAB_CACHE/$flavour/objects"
+echo "$key" >"$obj/lab-key"
+secs=$(secs_since "$t0")
+log kernel "built $(cat "$obj/include/config/kernel.release") in ${secs}s"
+report "$secs"
