@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/* summary.json and CSV output in the results contract; see output.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "stats.h"
+
+int atomic_open(struct atomic_file *af, const char *path)
+{
+	int fd, err;
+
+	af->f = NULL;
+	af->path = strdup(path);
+	if (!af->path || asprintf(&af->tmp, "%s.tmp.XXXXXX", path) < 0) {
+		free(af->path);
+		af->path = af->tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkstemp(af->tmp);
+	if (fd < 0) {
+		err = errno;
+		fprintf(stderr, "cannot create a temporary file for %s: %s\n", path, strerror(err));
+		goto fail;
+	}
+	if (fchmod(fd, 0644) || !(af->f = fdopen(fd, "w"))) {
+		err = errno;
+		fprintf(stderr, "cannot open %s: %s\n", af->tmp, strerror(err));
+		close(fd);
+		unlink(af->tmp);
+		goto fail;
+	}
+	return 0;
+fail:
+	free(af->path);
+	free(af->tmp);
+	af->path = af->tmp = NULL;
+	return -err;
+}
+
+void atomic_abort(struct atomic_file *af)
+{
+	if (af->f)
+		fclose(af->f);
+	if (af->tmp)
+		unlink(af->tmp);
+	free(af->path);
+	free(af->tmp);
+	af->f = NULL;
+	af->path = af->tmp = NULL;
+}
+
+int atomic_commit(struct atomic_file *af)
+{
+	int err = 0;
+
+	if (fflush(af->f) || ferror(af->f) || fsync(fileno(af->f)))
+		err = errno ? errno : EIO;
+	if (fclose(af->f) && !err)
+		err = errno;
+	af->f = NULL;
+	if (!err && rename(af->tmp, af->path))
+		err = errno;
+	if (err)
+		fprintf(stderr, "cannot write %s: %s\n", af->path, strerror(err));
+	atomic_abort(af);	/* frees; the temporary is gone after a rename */
+	return -err;
+}
+
+int csv_open(struct atomic_file *af, const char *dir, const char *name, const char *header)
+{
+	char *path;
+	int err;
+
+	if (!name || !*name || strchr(name, '/')) {
+		fprintf(stderr, "csv_open: bad file name '%s': must be a plain non-empty name\n",
+			name ? name : "(null)");
+		return -EINVAL;
+	}
+	if (!header || !*header || strchr(header, '\n')) {
+		fprintf(stderr, "csv_open: bad header for %s: must be one non-empty line\n", name);
+		return -EINVAL;
+	}
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	err = atomic_open(af, path);
+	free(path);
+	if (!err && fprintf(af->f, "%s\n", header) < 0)
+		err = -EIO;
+	return err;
+}
+
+int csv_write_samples(const char *dir, const char *name, const char *column,
+		      const double *x, size_t n)
+{
+	struct atomic_file af;
+	char *header;
+	size_t i;
+	int err;
+
+	if (asprintf(&header, "sample,%s", column) < 0)
+		return -ENOMEM;
+	err = csv_open(&af, dir, name, header);
+	free(header);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		fprintf(af.f, "%zu,%.17g\n", i, x[i]);
+	return atomic_commit(&af);
+}
+
+struct out {
+	char *dir;
+	json_t *root;		/* the summary, rewritten on every change */
+};
+
+static int out_write(struct out *o)
+{
+	struct atomic_file af;
+	char *path;
+	int err;
+
+	if (asprintf(&path, "%s/summary.json", o->dir) < 0)
+		return -ENOMEM;
+	err = atomic_open(&af, path);
+	free(path);
+	if (err)
+		return err;
+	if (json_dumpf(o->root, af.f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) ||
+	    fputc('\n', af.f) == EOF) {
+		atomic_abort(&af);
+		fprintf(stderr, "cannot write %s/summary.json\n", o->dir);
+		return -EIO;
+	}
+	return atomic_commit(&af);
+}
+
+static void out_free(struct out *o)
+{
+	json_decref(o->root);
+	free(o->dir);
+	free(o);
+}
+
+static int set_status(struct out *o, const char *failure)
+{
+	if (failure) {
+		json_object_set_new(o->root, "status", json_string("failed"));
+		return json_object_set_new(o->root, "reason", json_string(failure));
+	}
+	json_object_del(o->root, "reason");
+	return json_object_set_new(o->root, "status", json_string("ok"));
+}
+
+struct out *out_open(const char *dir, const char *workload)
+{
+	struct out *o;
+
+	if (!workload || !*workload || strchr(workload, '/')) {
+		fprintf(stderr, "out_open: bad workload name '%s': must be non-empty, without '/'\n",
+			workload ? workload : "(null)");
+		return NULL;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "out_open: cannot create %s: %s\n", dir, strerror(errno));
+		return NULL;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o || !(o->dir = strdup(dir)))
+		goto nomem;
+	o->root = json_pack("{s:s, s:s, s:s, s:[]}", "workload", workload, "status", "failed",
+			    "reason", "incomplete: the workload did not finish", "metrics");
+	if (!o->root)
+		goto nomem;
+	if (out_write(o)) {
+		out_free(o);
+		return NULL;
+	}
+	return o;
+nomem:
+	fprintf(stderr, "out_open: out of memory\n");
+	if (o)
+		out_free(o);
+	return NULL;
+}
+
+static json_t *params_json(const char *metric, const char *const *params)
+{
+	json_t *obj = json_object();
+	size_t i;
+
+	for (i = 0; obj && params && params[i]; i += 2) {
+		if (!params[i + 1] || !*params[i]) {
+			fprintf(stderr, "out_metric %s: parameter '%s' %s\n", metric, params[i],
+				*params[i] ? "has no value (the list must be key, value pairs)"
+					   : "has an empty name");
+			goto fail;
+		}
+		if (json_object_get(obj, params[i])) {
+			fprintf(stderr, "out_metric %s: parameter '%s' given twice\n", metric, params[i]);
+			goto fail;
+		}
+		if (json_object_set_new(obj, params[i], json_string(params[i + 1])))
+			goto fail;
+	}
+	return obj;
+fail:
+	json_decref(obj);
+	return NULL;
+}
+
+/* 1 when the summary already has a metric with this name and params */
+static bool metric_exists(json_t *metrics, const char *name, json_t *params)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(metrics, i, m) {
+		if (!strcmp(json_string_value(json_object_get(m, "name")), name) &&
+		    json_equal(json_object_get(m, "params"), params))
+			return true;
+	}
+	return false;
+}
+
+int out_metric(struct out *o, const char *name, const char *const *params,
+	       const char *unit, const double *x, size_t n)
+{
+	json_t *metrics = json_object_get(o->root, "metrics"), *p, *m;
+	struct stats st;
+	int err;
+
+	if (!name || !*name || !unit || !*unit) {
+		fprintf(stderr, "out_metric: metric '%s' needs a non-empty name and unit (got unit '%s')\n",
+			name ? name : "(null)", unit ? unit : "(null)");
+		return -EINVAL;
+	}
+	p = params_json(name, params);
+	if (!p)
+		return -EINVAL;
+	if (metric_exists(metrics, name, p)) {
+		fprintf(stderr, "out_metric: metric '%s' with the same params added twice\n", name);
+		json_decref(p);
+		return -EEXIST;
+	}
+	if (n == 0) {
+		m = json_pack("{s:s, s:o, s:s, s:i, s:n, s:n, s:n, s:n, s:n, s:n}",
+			      "name", name, "params", p, "unit", unit, "n", 0,
+			      "median", "mean", "stddev", "min", "max", "p99");
+	} else {
+		err = stats_compute(x, n, &st);
+		if (err) {
+			size_t i = 0;
+
+			while (i < n && isfinite(x[i]))
+				i++;
+			if (err == -EINVAL)
+				fprintf(stderr, "out_metric %s: sample %zu is %g, not a finite number\n",
+					name, i, x[i]);
+			else
+				fprintf(stderr, "out_metric %s: out of memory\n", name);
+			json_decref(p);
+			return err;
+		}
+		m = json_pack("{s:s, s:o, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:o}",
+			      "name", name, "params", p, "unit", unit, "n", (json_int_t)n,
+			      "median", st.median, "mean", st.mean, "stddev", st.stddev,
+			      "min", st.min, "max", st.max,
+			      "p99", n >= STATS_P99_MIN_N ? json_real(st.p99) : json_null());
+	}
+	if (!m || json_array_append_new(metrics, m))
+		return -ENOMEM;
+	return out_write(o);
+}
+
+int out_close(struct out *o, const char *failure)
+{
+	int err;
+
+	set_status(o, failure);
+	err = out_write(o);
+	out_free(o);
+	return err;
+}

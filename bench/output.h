@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Results in the lab's contract (issue 2): <dir>/summary.json and CSV files,
+ * every file written atomically (temporary file in the same directory, fsync,
+ * rename), so a reader never sees half a file.
+ *
+ * summary.json:
+ *   {"workload": NAME, "status": "ok"|"failed", ["reason": STR,]
+ *    "metrics": [{"name", "params": {KEY: "VALUE"...}, "unit", "n",
+ *                 "median", "mean", "stddev", "min", "max", "p99"}]}
+ * p99 is null when n < STATS_P99_MIN_N (too few samples to mean anything).
+ *
+ * Crash safety: out_open() already writes a summary with status "failed"
+ * (reason "incomplete: the workload did not finish"), every out_metric()
+ * rewrites it with the metrics so far, and only out_close(o, NULL) marks it
+ * "ok". A workload that dies half-way leaves what it measured, marked failed.
+ *
+ * Errors: functions return 0 or -errno and print the reason on stderr,
+ * naming the file or value at fault.
+ */
+#ifndef BENCH_OUTPUT_H
+#define BENCH_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* A file being written atomically: write to ->f, then commit or abort. */
+struct atomic_file {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+
+/* Open a temporary file beside @path; nothing appears at @path until commit. */
+int atomic_open(struct atomic_file *af, const char *path);
+/* Flush, fsync and rename into place; on error the temporary file is removed. */
+int atomic_commit(struct atomic_file *af);
+/* Drop the temporary file. */
+void atomic_abort(struct atomic_file *af);
+
+/*
+ * csv_open - start <dir>/<name> with the header line @header (comma-separated
+ * column names, no newline). Write rows with fprintf(af->f, ...), one line
+ * each, then atomic_commit().
+ */
+int csv_open(struct atomic_file *af, const char *dir, const char *name, const char *header);
+/* <dir>/<name> with header "sample,<column>" and one line per sample. */
+int csv_write_samples(const char *dir, const char *name, const char *column,
+		      const double *x, size_t n);
+
+struct out;
+
+/* Start the summary of @workload in @dir (created if missing, parent must exist). */
+struct out *out_open(const char *dir, const char *workload);
+/*
+ * out_metric - add a metric computed from @n samples and rewrite summary.json.
+ * @params: NULL, or "key", "value", ..., NULL (compound literals work:
+ * (const char *[]){"queues", "4", NULL}). Keys must be unique and non-empty.
+ * n = 0 is accepted and written with n 0 and null statistics.
+ */
+int out_metric(struct out *o, const char *name, const char *const *params,
+	       const char *unit, const double *x, size_t n);
+/*
+ * out_close - write the final summary.json and free @o. @failure NULL means
+ * status "ok"; otherwise status "failed" with @failure as the reason.
+ */
+int out_close(struct out *o, const char *failure);
+
+#endif
