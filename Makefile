@@ -27,13 +27,18 @@ UNIT_TESTS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps kernel test unit-test lint clean
 .DELETE_ON_ERROR:
 
-all: $(WORKLOADS) $(UNIT_TESTS)
+all: $(BUILD)/guest-init $(WORKLOADS) $(UNIT_TESTS)
 
 deps:
 	@bench/deps.sh $(DEB_PACKAGES)
 
 kernel:
 	kernel/build.sh $(LAB_KERNEL)
+
+# PID 1 of the guest: static, so that starting it reads one file over 9p
+$(BUILD)/guest-init: kernel/guest-init.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -o $@ $<
 
 $(BUILD)/libbench.a: $(LIB_OBJ)
 	ar rcs $@ $^

@@ -130,8 +130,9 @@ log kernel "configuring: tinyconfig + kernel/lab.config"
 mkdir -p "$obj"
 rm -f "$obj/lab-key"
 make -s -C "$src" O="$obj" tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >/dev/null
-make -s -C "$src" O="$obj" olddefconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >"$obj/merge.log" 2>&1 ||
+	die "merge_config.sh failed: $(tail -5 "$obj/merge.log")"
+make -s -C "$src" O="$obj" olddefconfig >>"$obj/merge.log" 2>&1
 missing=$("$LAB_ROOT/kernel/check-config.sh" "$fragment" "$obj/.config") ||
 	die "options of kernel/lab.config that Kconfig dropped (missing dependencies?):
 $missing"

@@ -15,6 +15,10 @@ while read -r line; do
 	"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} ;;
 	*) continue ;;
 	esac
+	# An option that is not set may also be absent (its menu is off)
+	if [[ "$line" == "#"* ]] && ! grep -qE "^$opt=" <<<"$config"; then
+		continue
+	fi
 	if ! grep -qxF -- "$line" <<<"$config"; then
 		have=$(grep -E "^$opt=|^# $opt is not set" <<<"$config" || echo "absent")
 		echo "$opt: wanted '$line', have '$have'"

@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# Helpers for the workload drivers (bench/run-<workload>.sh) in the guest:
+# phases under perf stat, bpftrace probes started and stopped around them,
+# probe output turned into CSV. Sourced; defines functions only.
+#
+# The driver runs with $LAB_WL_OUT (the workload's results folder),
+# $LAB_PROFILE (quick|full) and $LAB_TRACE (0|1) set by bench/guest-run.sh.
+
+# Software events that TCG supports (no hardware counters under emulation)
+PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
+
+# phase NAME COMMAND...: run one measured phase of the workload under perf
+# stat; its counts are appended to perf-stat.txt under the phase's name.
+phase() {
+	local name=$1 rc=0
+	shift
+	echo "== phase $name: $*" >&2
+	echo "# phase $name" >>"$LAB_WL_OUT/perf-stat.txt"
+	perf stat -e "$PERF_EVENTS" -o "$LAB_WL_OUT/perf-stat.tmp" -- "$@" || rc=$?
+	cat "$LAB_WL_OUT/perf-stat.tmp" >>"$LAB_WL_OUT/perf-stat.txt" 2>/dev/null || true
+	rm -f "$LAB_WL_OUT/perf-stat.tmp"
+	return "$rc"
+}
+
+# probe_start SCRIPT [ARG...]: start bpftrace on probes/SCRIPT.bt (or on
+# SCRIPT itself when it is a path) in the background, JSON output to
+# probe-NAME.json, and wait until it has attached its probes (or fail after
+# 60 s). NAME is the script's name without .bt.
+probe_start() {
+	local script=$1 name out i
+	shift
+	name=$(basename "$script" .bt)
+	[ "$script" != "$name" ] || script=$LAB_SRC/probes/$name.bt
+	out=$LAB_WL_OUT/probe-$name.json
+	bpftrace -f json "$script" "$@" >"$out" 2>"$LAB_WL_OUT/probe-$name.err" &
+	eval "PROBE_PID_${name//[^a-zA-Z0-9]/_}=$!"
+	for ((i = 0; i < 600; i++)); do
+		if grep -q '"attached_probes"' "$out" 2>/dev/null; then
+			echo "probe $name: $(jq -r 'select(.type == "attached_probes") | .data.probes' "$out") probes attached" >&2
+			return 0
+		fi
+		if ! kill -0 "$!" 2>/dev/null; then
+			echo "probe $name: bpftrace exited: $(cat "$LAB_WL_OUT/probe-$name.err")" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "probe $name: not attached after 60 s" >&2
+	return 1
+}
+
+# probe_stop SCRIPT: stop bpftrace (SIGINT, so it prints its maps), then
+# write probe-SCRIPT.csv (printf lines) and probe-SCRIPT-maps.csv (maps and
+# histograms: map,key,low,high,value).
+probe_stop() {
+	local name=$1 var pid
+	var=PROBE_PID_${name//[^a-zA-Z0-9]/_}
+	pid=${!var}
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	"$LAB_SRC/bench/probe2csv.sh" "$LAB_WL_OUT/probe-$name.json" "$LAB_WL_OUT/probe-$name"
+}

@@ -1,0 +1,148 @@
+#!/bin/bash
+# One lab run: build the kernel (cached), make the run folder, boot the guest
+# with the job, then write meta.json, plots and the report.
+# usage: bench/run.sh all|run|shell KERNEL PROFILE TRACE [WORKLOAD...]
+# Called by run-lab.sh, which has checked the arguments.
+set -eu
+
+. "$(dirname "$0")/lib.sh"
+cd "$LAB_ROOT"
+
+cmd=$1 kernel=$2 profile=$3 trace=$4
+shift 4
+selected=("$@")
+
+# Kernel (cached): key=value lines from kernel/build.sh
+declare -A build
+while IFS='=' read -r k v; do
+	build[$k]=$v
+done < <(kernel/build.sh "$kernel")
+[ -n "${build[image]:-}" ] || die "kernel/build.sh gave no image"
+
+# The run folder: never overwritten
+stamp=$(date -u +%Y%m%d-%H%M%S)
+if [ "$cmd" = shell ]; then
+	base=$LAB_CACHE/shell
+else
+	base=$LAB_ROOT/results
+fi
+mkdir -p "$base"
+run_id=$stamp-$kernel
+n=1
+while ! mkdir "$base/$run_id" 2>/dev/null; do
+	n=$((n + 1))
+	run_id=$stamp-$kernel-$n
+done
+rundir=$base/$run_id
+mkdir -p "$rundir/guest"
+if [ "$cmd" != shell ]; then
+	ln -sfn "$run_id" "$base/.latest.tmp"
+	mv -T "$base/.latest.tmp" "$base/latest"
+fi
+log run "run $run_id in $rundir"
+
+{
+	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q\n' "$run_id" "$profile" "$trace"
+	if [ "$cmd" = shell ]; then
+		echo interactive
+	fi
+	for w in "${selected[@]}"; do
+		printf 'step %q bench/guest-run.sh %q\n' "wl-$w" "$w"
+	done
+} | atomic_write "$rundir/guest/job.sh"
+
+started=$(date -u +%FT%TZ)
+lab_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
+[ -z "$(git status --porcelain 2>/dev/null)" ] || lab_commit+=-dirty
+
+write_meta() { # write_meta STATUS
+	local -A vm=() info=()
+	local k v
+	while IFS='=' read -r k v; do vm[$k]=$v; done <"$rundir/vm.env" 2>/dev/null || true
+	while IFS='=' read -r k v; do info[$k]=$v; done <"$rundir/guest/info.env" 2>/dev/null || true
+	jq -n \
+		--arg run_id "$run_id" --arg status "$1" --arg profile "$profile" \
+		--arg lab_commit "$lab_commit" --arg kernel_flavour "$kernel" \
+		--arg kernel_version "${info[kernel_release]:-${build[version]}}" \
+		--arg kernel_banner "${info[kernel_version]:-}" \
+		--arg kernel_key "${build[key]}" --arg series_hash "${build[series_hash]}" \
+		--arg config_hash "${build[config_hash]}" \
+		--arg hz "${info[hz]:-$(sed -n 's/^CONFIG_HZ=//p' "${build[config]}")}" \
+		--arg clocksource "${info[clocksource]:-}" \
+		--arg qemu_version "${vm[qemu_version]:-}" --arg accel "${vm[accel]:-}" \
+		--arg vcpus "${vm[vcpus]:-}" --arg mem_mb "${vm[mem_mb]:-}" \
+		--arg guest_cpus "${info[guest_cpus]:-}" \
+		--arg host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+		--arg net_mode "${vm[net_mode]:-}" --arg trace "$trace" \
+		--arg started "$started" --arg ended "$(date -u +%FT%TZ)" \
+		--arg kernel_build_seconds "${build[build_seconds]}" \
+		--arg boot_seconds "${vm[boot_seconds]:-null}" \
+		--arg vm_seconds "${vm[vm_seconds]:-null}" \
+		--args '{
+			run_id: $run_id, status: $status, profile: $profile,
+			workloads: $ARGS.positional,
+			lab_commit: $lab_commit, kernel_flavour: $kernel_flavour,
+			kernel_version: $kernel_version, kernel_banner: $kernel_banner,
+			kernel_key: $kernel_key, series_hash: $series_hash,
+			config_hash: $config_hash, hz: ($hz | tonumber? // null),
+			clocksource: $clocksource, qemu_version: $qemu_version,
+			accel: $accel, vcpus: ($vcpus | tonumber? // null),
+			guest_cpus: ($guest_cpus | tonumber? // null),
+			mem_mb: ($mem_mb | tonumber? // null), host_cpu: $host_cpu,
+			net_mode: $net_mode, trace: ($trace == "1"),
+			started: $started, ended: $ended,
+			kernel_build_seconds: ($kernel_build_seconds | tonumber),
+			boot_seconds: ($boot_seconds | tonumber? // null),
+			vm_seconds: ($vm_seconds | tonumber? // null)
+		}' "${selected[@]}" | atomic_write "$rundir/meta.json"
+}
+
+write_meta running
+trap 'write_meta interrupted; log run "interrupted: $rundir"; exit 130' INT TERM
+
+if [ "$cmd" = shell ]; then
+	bench/vm.sh "$rundir" "${build[image]}" --interactive
+	log run "shell ended; its files are in $rundir"
+	exit 0
+fi
+
+status=ok
+bench/vm.sh "$rundir" "${build[image]}" || status=failed
+trap - INT TERM
+echo "$status" | atomic_write "$rundir/status"
+write_meta "$status"
+
+# Plots: every plots/<workload>-*.gp of the workloads that ran
+for w in "${selected[@]}"; do
+	for gp in plots/"$w"-*.gp; do
+		[ -f "$gp" ] || continue
+		[ -d "$rundir/$w" ] || continue
+		log plot "$gp"
+		gnuplot -e "rundir='$rundir'; runid='$run_id'" "$gp" 2>>"$rundir/$w/plots.log" ||
+			log plot "$gp failed (see $w/plots.log)"
+	done
+done
+if [ -x bench/report.sh ]; then
+	log report "writing the report"
+	bench/report.sh "$rundir" || status=failed
+fi
+
+# Short summary
+echo
+echo "run $run_id: $status"
+for w in "${selected[@]}"; do
+	s=$(jq -r '.status' "$rundir/$w/summary.json" 2>/dev/null || echo missing)
+	m=$(jq -r '.metrics | length' "$rundir/$w/summary.json" 2>/dev/null || echo 0)
+	t=
+	if [ -f "$rundir/$w/conformance.tap" ]; then
+		t=", conformance $(grep -c '^ok ' "$rundir/$w/conformance.tap") ok $(grep -c '^not ok ' "$rundir/$w/conformance.tap") not ok"
+	fi
+	printf '  %-12s %s, %s metrics%s\n' "$w" "$s" "$m" "$t"
+done
+[ ! -f "$rundir/failure.txt" ] || sed 's/^/  /' "$rundir/failure.txt"
+if [ -f "$rundir/report.html" ]; then
+	echo "report: $rundir/report.html"
+else
+	echo "results: $rundir"
+fi
+[ "$status" = ok ]

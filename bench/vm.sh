@@ -1,0 +1,178 @@
+#!/bin/bash
+# Boot the lab kernel in QEMU and run a job in it.
+# usage: bench/vm.sh RUN_DIR IMAGE [--interactive]
+#
+# RUN_DIR/guest/job.sh holds the job (see kernel/guest-init). The guest's root
+# is the host's root over virtio-9p, read-only; the repository and RUN_DIR are
+# two more 9p shares. Two virtio-net NICs (4 queue pairs each, 1000 Mb/s full
+# duplex) are backed by multi_queue taps bridged in a private network
+# namespace made for this run and removed on exit, error or Ctrl-C; where taps
+# cannot be made, the guest uses a veth pair instead.
+#
+# Environment: LAB_ACCEL (kvm|tcg|auto), LAB_VCPUS (4), LAB_MEM_MB (2048),
+# LAB_DEADLINE (seconds, 900), LAB_NET (auto|tap|veth).
+# Writes RUN_DIR/console.log and RUN_DIR/vm.env (accel, vcpus, mem_mb,
+# net_mode, qemu_version, boot_seconds). Exits 0 when the guest ran the whole
+# job, every step exited 0 and the console shows no kernel warning, panic,
+# Oops, BUG or RCU stall; otherwise 1, with the reason in RUN_DIR/failure.txt.
+set -eu
+
+. "$(dirname "$0")/lib.sh"
+
+rundir=$(cd "$1" && pwd)
+image=$2
+interactive=${3:-}
+vcpus=${LAB_VCPUS:-4}
+mem=${LAB_MEM_MB:-2048}
+deadline=${LAB_DEADLINE:-900}
+net=${LAB_NET:-auto}
+
+[[ "$vcpus" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_VCPUS='$vcpus' is not a positive number"
+{ [[ "$mem" =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 256 ]; } || usage_error "LAB_MEM_MB='$mem' is not a number of MiB >= 256"
+[[ "$deadline" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_DEADLINE='$deadline' is not a positive number of seconds"
+case "$net" in auto | tap | veth) ;; *) usage_error "LAB_NET='$net' (expected auto, tap or veth)" ;; esac
+[ -f "$image" ] || die "kernel image $image not found"
+[ -x "$LAB_ROOT/build/guest-init" ] || die "no build/guest-init: run make all"
+[ -f "$rundir/guest/job.sh" ] || die "no job file $rundir/guest/job.sh"
+
+accel=$("$LAB_ROOT/bench/accel.sh" "$image")
+if [ "$accel" = kvm ]; then
+	accel_args=(-accel kvm -cpu host)
+else
+	accel_args=(-accel "tcg,thread=multi" -cpu max)
+fi
+
+# The network: taps in a private namespace, or none (the guest makes a veth)
+netns=
+cleanup() {
+	if [ -n "${qpid:-}" ]; then
+		kill "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+	fi
+	if [ -n "$netns" ]; then
+		ip netns del "$netns" 2>/dev/null || true
+	fi
+}
+trap cleanup EXIT
+trap 'log vm "interrupted"; exit 130' INT TERM
+
+net_args=()
+if [ "$net" != veth ]; then
+	if [ "$(id -u)" -eq 0 ] && [ -c /dev/net/tun ]; then
+		netns="lab-$(basename "$rundir")"
+		ip netns add "$netns"
+		ip -n "$netns" link add br0 type bridge
+		for i in 0 1; do
+			ip -n "$netns" tuntap add dev "tap$i" mode tap multi_queue
+			ip -n "$netns" link set "tap$i" master br0 up
+			net_args+=(-netdev "tap,id=n$i,ifname=tap$i,script=no,downscript=no,queues=4,vhost=off"
+				-device "virtio-net-pci,netdev=n$i,mq=on,vectors=10,speed=1000,duplex=full,mac=52:54:00:1a:b0:0$i")
+		done
+		ip -n "$netns" link set br0 up
+		log vm "network: taps bridged in namespace $netns"
+	elif [ "$net" = tap ]; then
+		die "LAB_NET=tap needs root and /dev/net/tun"
+	else
+		log vm "network: no taps here (not root or no /dev/net/tun); the guest uses a veth pair"
+	fi
+fi
+
+share() { # share TAG PATH ro|rw
+	local ro=
+	[ "$3" = ro ] && ro=,readonly=on
+	echo "-fsdev local,id=$1,path=$2,security_model=none,multidevs=remap$ro -device virtio-9p-pci,fsdev=$1,mount_tag=$1"
+}
+# shellcheck disable=SC2046 # share prints word lists without spaces in values
+set -- $(share labroot / ro) $(share labsrc "$LAB_ROOT" ro) $(share labout "$rundir" rw)
+
+# acpi=noirq: PCI interrupt routing by the PIR table; evaluating ACPI's
+# interrupt links took 0.3 s per PCI device under TCG
+cmdline="console=ttyS0,115200 panic=-1 acpi=noirq dummy.numdummies=0 root=labroot rootfstype=9p"
+cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro"
+cmdline+=" init=$LAB_ROOT/build/guest-init${LAB_CMDLINE_EXTRA:+ $LAB_CMDLINE_EXTRA}"
+
+if [ -n "$interactive" ]; then
+	serial=(-serial mon:stdio)
+else
+	serial=(-serial "file:$rundir/console.log")
+fi
+
+qemu_version=$(qemu-system-x86_64 --version | head -1 | sed 's/.*version \([^ ]*\).*/\1/')
+log vm "booting $(basename "$image") on QEMU $qemu_version, $accel, $vcpus vCPUs, $mem MiB, deadline ${deadline}s"
+rm -f "$rundir/guest/first-step" "$rundir/guest/done"
+t0=$(now_ns)
+runner=()
+[ -n "$netns" ] && runner=(ip netns exec "$netns")
+qemu=("${runner[@]}" qemu-system-x86_64 -nodefaults -no-user-config -display none
+	-no-reboot "${accel_args[@]}" -smp "$vcpus" -m "$mem"
+	-kernel "$image" -append "$cmdline" "${serial[@]}" "$@" "${net_args[@]}")
+if [ -n "$interactive" ]; then
+	log vm "the guest's console follows; Ctrl-A X stops QEMU"
+	"${qemu[@]}" || true
+	exit 0
+fi
+"${qemu[@]}" >"$rundir/qemu.log" 2>&1 </dev/null &
+qpid=$!
+
+# Wait for QEMU, watching the deadline; report the first guest command
+started=
+rc=0
+while kill -0 "$qpid" 2>/dev/null; do
+	if [ -z "$started" ] && [ -f "$rundir/guest/first-step" ]; then
+		started=1
+		log vm "guest running the job ($(secs_since "$t0")s after QEMU started)"
+	fi
+	if [ "$(($(now_ns) - t0))" -ge "$((deadline * 1000000000))" ]; then
+		rc=124
+		kill "$qpid" 2>/dev/null || true
+		break
+	fi
+	sleep 0.2
+done
+set +e
+wait "$qpid"
+wrc=$?
+set -e
+qpid=
+[ "$rc" -eq 124 ] || rc=$wrc
+elapsed=$(secs_since "$t0")
+
+boot_seconds=null
+if [ -f "$rundir/guest/first-step" ]; then
+	t_first=$(stat -c %.9Y "$rundir/guest/first-step")
+	boot_seconds=$(awk -v a="$t_first" -v b="$t0" 'BEGIN {printf "%.3f", a - b / 1e9}')
+fi
+net_mode=$(cat "$rundir/guest/net_mode" 2>/dev/null || echo none)
+{
+	echo "accel=$accel"
+	echo "vcpus=$vcpus"
+	echo "mem_mb=$mem"
+	echo "net_mode=$net_mode"
+	echo "qemu_version=$qemu_version"
+	echo "boot_seconds=$boot_seconds"
+	echo "vm_seconds=$elapsed"
+} | atomic_write "$rundir/vm.env"
+
+# Verdict: deadline, QEMU's exit, kernel trouble on the console, the job
+failures=()
+[ "$rc" -ne 124 ] || failures+=("guest hung: the deadline of ${deadline}s passed, QEMU was stopped")
+[ "$rc" -eq 124 ] || [ "$rc" -eq 0 ] || failures+=("QEMU exited with $rc: $(tail -3 "$rundir/qemu.log" | tr '\n' ' ')")
+trouble=$("$LAB_ROOT/bench/console-check.sh" "$rundir/console.log" || true)
+[ -z "$trouble" ] || failures+=("kernel trouble on the console:
+$trouble")
+[ -f "$rundir/guest/done" ] || failures+=("the guest did not finish its job (last step started: $(grep -o 'lab-init: step [^:]*$' "$rundir/console.log" | tail -1 | cut -d' ' -f3))")
+for f in "$rundir"/guest/*.rc; do
+	[ -f "$f" ] || continue
+	r=$(cat "$f")
+	name=$(basename "$f" .rc)
+	[ "$r" = 0 ] || failures+=("guest step '$name' exited $r; last lines of guest/$name.log:
+$(tail -5 "$rundir/guest/$name.log" | sed 's/^/    /')")
+done
+
+if [ "${#failures[@]}" -gt 0 ]; then
+	printf '%s\n' "${failures[@]}" | atomic_write "$rundir/failure.txt"
+	log vm "guest run failed after ${elapsed}s:"
+	sed 's/^/  /' "$rundir/failure.txt" >&2
+	exit 1
+fi
+log vm "guest job done in ${elapsed}s (first command ${boot_seconds}s after QEMU started)"

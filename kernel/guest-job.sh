@@ -1,0 +1,61 @@
+#!/bin/bash
+# The job runner of the lab guest, started by PID 1 (kernel/guest-init.c)
+# once the file systems are mounted. It wires the network, runs the job the
+# host wrote into the results folder, stores each step's exit status there,
+# and powers off.
+#
+# Job file: $LAB_OUT/guest/job.sh, shell code with one "step NAME COMMAND..."
+# line per command (or "interactive" for a shell on the console). A step runs
+# in $LAB_SRC with its output in guest/NAME.log and its exit status in
+# guest/NAME.rc; guest/first-step marks the start of the first step and
+# guest/done a finished job.
+set -u
+
+SRC=$LAB_SRC
+OUT=$LAB_OUT
+
+say() {
+	echo "lab-init: $*"
+}
+
+halt_guest() {
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 10
+	say "power-off did not happen"
+	exit 1
+}
+
+if [ ! -r "$OUT/guest/job.sh" ]; then
+	say "no job file $OUT/guest/job.sh"
+	halt_guest
+fi
+
+# step NAME COMMAND...: run one command of the job, record its exit status
+step() {
+	local name=$1 rc
+	shift
+	[ -f "$OUT/guest/first-step" ] || : >"$OUT/guest/first-step"
+	say "step $name"
+	(cd "$SRC" && "$@") >"$OUT/guest/$name.log" 2>&1 </dev/null
+	rc=$?
+	echo "$rc" >"$OUT/guest/$name.rc.tmp"
+	mv "$OUT/guest/$name.rc.tmp" "$OUT/guest/$name.rc"
+	say "step $name: exit $rc"
+}
+
+# interactive: a login shell on the serial console (run-lab.sh shell)
+# shellcheck disable=SC2317 # called from the job file
+interactive() {
+	: >"$OUT/guest/first-step"
+	say "interactive shell; leave with 'exit' or Ctrl-D"
+	cd "$SRC" && setsid -c bash -l <>/dev/ttyS0 >&0 2>&1
+}
+
+step setup "$SRC/kernel/guest-net.sh"
+step info "$SRC/kernel/guest-info.sh"
+# shellcheck source=/dev/null
+. "$OUT/guest/job.sh"
+: >"$OUT/guest/done"
+say "job done"
+halt_guest

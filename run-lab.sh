@@ -1,0 +1,132 @@
+#!/bin/bash
+# The kernel feature lab: build the lab kernel, boot it in QEMU, run the
+# workloads in it, and leave results, plots and a report in results/<run-id>/.
+set -eu
+
+LAB_PROG=./run-lab.sh
+. "$(dirname "$0")/bench/lib.sh"
+cd "$LAB_ROOT"
+
+usage() {
+	cat <<'EOF'
+usage: ./run-lab.sh [OPTIONS] [COMMAND]
+
+Commands:
+  (none)              the main job: install what is missing, build the kernel
+                      (cached) and the workloads, boot, run every workload in
+                      its profile, collect results, draw plots, write the report
+  run WORKLOAD...     the same for the workloads named
+  list                the workloads there are
+  shell               an interactive shell in the booted guest
+  report RUN          (re)write the report of a run (run id or path)
+  compare RUN_A RUN_B compare two runs metric by metric
+  ab [WORKLOAD...]    run on the stock kernel and on the lab kernel, then compare
+
+Options:
+  --profile quick|full  how long and how wide the workloads measure (quick)
+  --accel kvm|tcg       QEMU accelerator (default: KVM when a probe boots, else TCG)
+  --kernel lab|stock    the lab kernel (patch series applied) or the stock baseline
+  --trace               record the workloads' probe events with trace-cmd
+  -h, --help            this text
+
+Environment: LAB_CACHE (kernel cache, default ~/.cache/kernel-lab), LAB_VCPUS (4),
+LAB_MEM_MB (2048), LAB_DEADLINE (guest deadline in seconds), LAB_NET (auto|tap|veth).
+EOF
+}
+
+workloads() {
+	local f n
+	for f in workloads/*.c; do
+		n=$(basename "$f" .c)
+		case "$n" in *.bpf) continue ;; esac
+		[ -x "bench/run-$n.sh" ] && echo "$n"
+	done
+	return 0
+}
+
+profile=quick
+kernel=${LAB_KERNEL:-lab}
+trace=0
+cmd=
+args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--profile | --accel | --kernel)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		case "$1=$2" in
+		--profile=quick | --profile=full) profile=$2 ;;
+		--accel=kvm | --accel=tcg) export LAB_ACCEL=$2 ;;
+		--kernel=lab | --kernel=stock) kernel=$2 ;;
+		*) usage_error "bad value '$2' for $1" ;;
+		esac
+		shift 2
+		;;
+	--trace)
+		trace=1
+		shift
+		;;
+	-*) usage_error "unknown option '$1'" ;;
+	*)
+		if [ -z "$cmd" ]; then
+			cmd=$1
+		else
+			args+=("$1")
+		fi
+		shift
+		;;
+	esac
+done
+
+case "${cmd:-all}" in
+list)
+	workloads
+	exit 0
+	;;
+report)
+	[ "${#args[@]}" -eq 1 ] || usage_error "report takes one run (id or path)"
+	exec bench/report.sh "$(bench/run-dir.sh "${args[0]}")"
+	;;
+compare)
+	[ "${#args[@]}" -eq 2 ] || usage_error "compare takes two runs (ids or paths)"
+	exec bench/compare.sh "${args[@]}"
+	;;
+all | run | shell | ab) ;;
+*) usage_error "unknown command '$cmd'" ;;
+esac
+
+# Which workloads
+selected=()
+if [ "$cmd" = run ] || [ "$cmd" = ab ]; then
+	[ "$cmd" = ab ] || [ "${#args[@]}" -gt 0 ] || usage_error "run needs at least one workload (see ./run-lab.sh list)"
+	known=$(workloads)
+	for w in "${args[@]}"; do
+		grep -qxF -- "$w" <<<"$known" || usage_error "unknown workload '$w' (known: $(echo "$known" | tr '\n' ' '))"
+		selected+=("$w")
+	done
+fi
+if [ "${#selected[@]}" -eq 0 ] && [ "$cmd" != shell ]; then
+	mapfile -t selected < <(workloads)
+fi
+
+log deps "checking Debian packages"
+make -s deps
+
+if [ "$cmd" = ab ]; then
+	opts=(--profile "$profile")
+	[ "$trace" = 0 ] || opts+=(--trace)
+	[ -z "${LAB_ACCEL:-}" ] || opts+=(--accel "$LAB_ACCEL")
+	"$0" "${opts[@]}" --kernel stock run "${selected[@]}" || true
+	a=$(readlink -f results/latest)
+	"$0" "${opts[@]}" --kernel lab run "${selected[@]}" || true
+	b=$(readlink -f results/latest)
+	exec bench/compare.sh "$a" "$b"
+fi
+
+log build "workloads and tests (make all)"
+make -s all
+
+exec bench/run.sh "$cmd" "$kernel" "$profile" "$trace" "${selected[@]}"

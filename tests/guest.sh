@@ -1,0 +1,77 @@
+#!/bin/bash
+# Guest tests, as TAP: boot the lab kernel and run tests/guest/*.sh in it
+# (each prints TAP), then check that the harness turns a failing guest
+# command and a kernel panic into failed runs. Test runs are kept in
+# build/test-runs/, not in results/.
+set -eu
+
+. "$(dirname "$0")/../bench/lib.sh"
+cd "$LAB_ROOT"
+
+n=0
+check() { # check WHAT EXPECTED GOT
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1: expected '$2', got '$3'"
+	fi
+}
+
+make -s build/guest-init
+declare -A build
+while IFS='=' read -r k v; do build[$k]=$v; done < <(kernel/build.sh lab 2>/dev/null)
+image=${build[image]}
+expect_net=veth
+[ "$(id -u)" -ne 0 ] || [ ! -c /dev/net/tun ] || expect_net=tap
+
+base=$LAB_ROOT/build/test-runs/$(date -u +%Y%m%d-%H%M%S)
+# newrun NAME: a run folder with a job header; prints its path
+newrun() {
+	mkdir -p "$base/$1/guest"
+	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q\n' \
+		"${build[key]}" "${build[config_hash]}" "$expect_net" >"$base/$1/guest/job.sh"
+	echo "$base/$1"
+}
+
+# 1. The guest suites, one step each
+run=$(newrun suites)
+for t in tests/guest/*.sh; do
+	printf 'step %q %q\n' "$(basename "$t" .sh)" "$t" >>"$run/guest/job.sh"
+done
+rc=0
+LAB_DEADLINE=${LAB_TEST_DEADLINE:-1800} bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+for t in tests/guest/*.sh; do
+	name=$(basename "$t" .sh)
+	echo "# guest suite $name"
+	grep -E '^(ok|not ok) |^#' "$run/guest/$name.log" 2>/dev/null || echo "not ok - $name produced no output"
+done
+check "the guest ran every suite and the console is clean" 0 "$rc"
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$run/failure.txt"
+echo "# boot: $(grep -E '^(accel|boot_seconds|net_mode)=' "$run/vm.env" | tr '\n' ' ')"
+
+# 2. A failing guest command fails the run, and names the step
+run=$(newrun failing)
+echo "step deliberately_failing false" >>"$run/guest/job.sh"
+echo "step after_the_failure true" >>"$run/guest/job.sh"
+rc=0
+LAB_DEADLINE=300 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+check "a failing guest command fails the run" 1 "$rc"
+check "the failure names the failing step" yes \
+	"$(grep -q "step 'deliberately_failing' exited 1" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+check "the steps after a failing one still run" 0 "$(cat "$run/guest/after_the_failure.rc" 2>/dev/null)"
+
+# 3. A kernel panic fails the run within the deadline, and shows the panic
+run=$(newrun panic)
+echo "step crash sh -c 'echo c >/proc/sysrq-trigger'" >>"$run/guest/job.sh"
+rc=0
+t0=$(date +%s)
+LAB_DEADLINE=300 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+check "a kernel panic fails the run" 1 "$rc"
+check "the run ended before its deadline (QEMU exits on panic)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 300 ] && echo yes || echo no)"
+check "the failure shows the panic" yes \
+	"$(grep -q 'Kernel panic' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+check "the failure says the job did not finish" yes \
+	"$(grep -q 'did not finish' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+echo "1..$n"

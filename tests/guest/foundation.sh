@@ -1,0 +1,56 @@
+#!/bin/bash
+# Foundation tests in the guest, as TAP: the kernel is the one just built,
+# every required option is set, the network is wired as the lab expects,
+# bpftrace attaches kprobes and tracepoints and its output reaches the
+# results share. Expectations come from the host in LAB_EXPECT_*.
+set -eu
+
+. "$LAB_SRC/bench/guest-lib.sh"
+n=0
+check() { # check WHAT EXPECTED GOT
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1: expected '$2', got '$3'"
+	fi
+}
+yes_no() { if "$@" >/dev/null 2>&1; then echo yes; else echo no; fi; }
+
+# The kernel
+check "the running kernel is the build with key $LAB_EXPECT_KEY (/proc/version)" yes \
+	"$(yes_no grep -qF "@$LAB_EXPECT_KEY)" /proc/version)"
+check "the running kernel's config is the one built (hash)" "$LAB_EXPECT_CONFIG_HASH" \
+	"$(zcat /proc/config.gz | sha256sum | cut -c1-16)"
+missing=$("$LAB_SRC/kernel/check-config.sh" "$LAB_SRC/kernel/lab.config" <(zcat /proc/config.gz) || true)
+check "every option of kernel/lab.config is set in /proc/config.gz" "" "$missing"
+check "the guest sees every vCPU (ACPI)" "$(grep -c ^processor /proc/cpuinfo)" "$(nproc)"
+
+# The network
+check "network mode" "$LAB_EXPECT_NET" "$(cat "$LAB_OUT/guest/net_mode")"
+check "eth0 has 4 real TX queues" 4 "$(find /sys/class/net/eth0/queues -maxdepth 1 -name 'tx-*' | wc -l)"
+if [ "$LAB_EXPECT_NET" = tap ]; then
+	check "eth0 is virtio-net" virtio_net "$(basename "$(readlink /sys/class/net/eth0/device/driver)")"
+	check "eth0 runs at 1000 Mb/s full duplex" "1000 full" \
+		"$(cat /sys/class/net/eth0/speed) $(cat /sys/class/net/eth0/duplex)"
+fi
+check "eth1 lives in the namespace rx" yes "$(yes_no ip -n rx link show eth1)"
+rx0=$(ip netns exec rx cat /sys/class/net/eth1/statistics/rx_packets)
+check "IPv4 crosses the wire from eth0 to rx/eth1 (ping)" yes "$(yes_no ping -c 3 -i 0.2 -W 2 198.18.0.2)"
+check "IPv6 crosses the wire from eth0 to rx/eth1 (ping)" yes "$(yes_no ping -6 -c 3 -i 0.2 -W 2 2001:2::2)"
+rx1=$(ip netns exec rx cat /sys/class/net/eth1/statistics/rx_packets)
+check "rx/eth1 counted the packets" yes "$([ $((rx1 - rx0)) -ge 6 ] && echo yes || echo "no ($((rx1 - rx0)))")"
+
+# bpftrace: a kprobe and a tracepoint, output into the results share as CSV
+export LAB_WL_OUT=$LAB_OUT/foundation
+mkdir -p "$LAB_WL_OUT"
+if probe_start "$LAB_SRC/tests/guest/smoke.bt"; then
+	for _ in 1 2 3; do sleep 0.05; done
+	probe_stop smoke
+fi
+csv=$LAB_WL_OUT/probe-smoke.csv
+check "bpftrace's kprobe fired for each sleep (CSV in the share)" 3 "$(grep -c '^kprobe,sleep' "$csv" 2>/dev/null)"
+check "bpftrace's tracepoint fired for each sleep (CSV in the share)" 3 "$(grep -c '^tracepoint,sleep' "$csv" 2>/dev/null)"
+check "bpftrace's maps are in the maps CSV" '"@kprobe","","","",3' \
+	"$(grep '^"@kprobe"' "$LAB_WL_OUT/probe-smoke-maps.csv" 2>/dev/null)"
+echo "1..$n"

@@ -1,0 +1,75 @@
+#!/bin/bash
+# Host tests, as TAP: run-lab.sh's command line (usage errors exit 2 and name
+# the value), the kernel build (config check, series errors, the cache).
+# Builds the lab kernel if the cache does not have it (progress in the log).
+set -eu
+
+. "$(dirname "$0")/../bench/lib.sh"
+cd "$LAB_ROOT"
+
+n=0
+# check WHAT EXPECTED GOT
+check() {
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1: expected '$2', got '$3'"
+	fi
+}
+# expect_fail WHAT RC PATTERN COMMAND...: COMMAND exits RC and says PATTERN
+expect_fail() {
+	local what=$1 want=$2 pattern=$3 rc=0 out
+	shift 3
+	out=$("$@" 2>&1) || rc=$?
+	check "$what: exit code" "$want" "$rc"
+	if grep -qF -- "$pattern" <<<"$out"; then
+		check "$what: message names it" yes yes
+	else
+		check "$what: message names it" "output containing '$pattern'" "$(head -3 <<<"$out")"
+	fi
+}
+
+rc=0
+./run-lab.sh --help >/dev/null || rc=$?
+check "run-lab.sh --help exits 0" 0 "$rc"
+expect_fail "unknown option" 2 "'--bogus'" ./run-lab.sh --bogus
+expect_fail "bad profile" 2 "'slow'" ./run-lab.sh --profile slow
+expect_fail "bad kernel flavour" 2 "'vanilla'" ./run-lab.sh --kernel vanilla
+expect_fail "unknown command" 2 "'frobnicate'" ./run-lab.sh frobnicate
+expect_fail "unknown workload" 2 "'nosuch'" ./run-lab.sh run nosuch
+expect_fail "option without value" 2 "--accel" ./run-lab.sh --accel
+expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla'" kernel/build.sh vanilla
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/kernel/patches"
+cp kernel/lab.config "$tmp/kernel/"
+echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/series"
+expect_fail "series naming a missing patch" 1 "0001-does-not-exist.patch" \
+	env LAB_ROOT="$tmp" kernel/build.sh lab
+
+# The lab kernel: built (or served by the cache), then a no-op rebuild
+kernel/build.sh lab >"$tmp/build1" 2>"$tmp/build1.err" || {
+	sed 's/^/# /' "$tmp/build1.err" | tail -20
+	check "kernel/build.sh lab builds" 0 1
+	echo "1..$n"
+	exit 1
+}
+check "kernel/build.sh lab builds" 0 0
+grep -E '^(key|build_seconds|version)=' "$tmp/build1" | sed 's/^/# first build: /'
+kernel/build.sh lab >"$tmp/build2" 2>/dev/null
+check "a second build with nothing changed is served by the cache" \
+	"build_seconds=0" "$(grep '^build_seconds=' "$tmp/build2")"
+check "the cached build has the same key" "$(grep '^key=' "$tmp/build1")" "$(grep '^key=' "$tmp/build2")"
+config=$(sed -n 's/^config=//p' "$tmp/build2")
+out=$(kernel/check-config.sh kernel/lab.config "$config") && rc=0 || rc=$?
+check "every option of kernel/lab.config is set in the built .config" 0 "$rc"
+[ -z "$out" ] || sed 's/^/# /' <<<"$out"
+{
+	cat kernel/lab.config
+	echo "CONFIG_LAB_NO_SUCH_OPTION=y"
+} >"$tmp/frag"
+expect_fail "the config check names an option Kconfig dropped" 1 "CONFIG_LAB_NO_SUCH_OPTION" \
+	kernel/check-config.sh "$tmp/frag" "$config"
+echo "1..$n"

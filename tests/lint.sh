@@ -1,0 +1,52 @@
+#!/bin/bash
+# Lint, as TAP: shellcheck on every shell script of the repository, and
+# scripts/checkpatch.pl --strict (from the cached kernel tree) on every patch
+# of the series.
+set -eu
+
+. "$(dirname "$0")/../bench/lib.sh"
+cd "$LAB_ROOT"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+mapfile -t scripts < <(git ls-files | while read -r f; do
+	[ -f "$f" ] || continue
+	head -1 "$f" | grep -qE '^#!.*(ba)?sh|shellcheck shell=' && echo "$f"
+done)
+for f in "${scripts[@]}"; do
+	if out=$(shellcheck -x "$f" 2>&1); then
+		ok "shellcheck $f"
+	else
+		notok "shellcheck $f"
+		sed 's/^/# /' <<<"$out"
+	fi
+done
+
+checkpatch=$LAB_CACHE/lab/linux/scripts/checkpatch.pl
+for p in kernel/patches/*.patch; do
+	[ -f "$p" ] || continue
+	if [ ! -x "$checkpatch" ]; then
+		echo "ok $((n += 1)) - checkpatch $p # SKIP no kernel tree in $LAB_CACHE yet (make kernel)"
+		continue
+	fi
+	if out=$(cd "$(dirname "$checkpatch")/.." && scripts/checkpatch.pl --strict -q "$LAB_ROOT/$p" 2>&1); then
+		ok "checkpatch --strict $p"
+	else
+		notok "checkpatch --strict $p"
+		sed 's/^/# /' <<<"$out"
+	fi
+done
+# Every patch of the directory is in the series, and the other way round
+if [ -f kernel/patches/series ]; then
+	for p in kernel/patches/*.patch; do
+		[ -f "$p" ] || continue
+		if grep -qxF "$(basename "$p")" kernel/patches/series; then
+			ok "$p is in kernel/patches/series"
+		else
+			notok "$p is not in kernel/patches/series"
+		fi
+	done
+fi
+echo "1..$n"
