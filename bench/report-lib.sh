@@ -1,0 +1,187 @@
+# shellcheck shell=bash
+# Helpers of bench/report.sh and bench/compare.sh: finding runs, formatting
+# numbers, and writing one document as Markdown and self-contained HTML at
+# the same time. Defines functions only; sources bench/lib.sh.
+
+# shellcheck source=bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+LAB_RESULTS=${LAB_RESULTS:-$LAB_ROOT/results}
+
+# resolve_run ARG: the directory of a run given as a path or as a run id
+# under $LAB_RESULTS (e.g. "latest"); a usage error when neither exists
+resolve_run() {
+	if [ -d "$1" ]; then
+		(cd -P -- "$1" && pwd)
+	elif [ -n "$1" ] && [ "${1#*/}" = "$1" ] && [ -d "$LAB_RESULTS/$1" ]; then
+		(cd -P -- "$LAB_RESULTS/$1" && pwd)
+	else
+		usage_error "run '$1' not found: not a directory, nor a run id in $LAB_RESULTS"
+	fi
+}
+
+# meta_get RUN_DIR KEY: a key of the run's meta.json as text, empty if absent
+# (arrays are joined with spaces)
+meta_get() {
+	[ -f "$1/meta.json" ] || return 0
+	jq -r --arg k "$2" '.[$k] // empty | if type == "array" then join(" ") else tostring end' \
+		"$1/meta.json" 2>/dev/null || true
+}
+
+# gnuplot_safe STRING: false when STRING has a quote or a backslash, which
+# cannot go into a gnuplot -e "var='...'" string
+gnuplot_safe() {
+	case $1 in *[\'\\]*) return 1 ;; esac
+}
+
+# run_id_of RUN_DIR: run_id of meta.json, else the directory name
+run_id_of() {
+	local id
+	id=$(meta_get "$1" run_id)
+	printf '%s\n' "${id:-$(basename -- "$1")}"
+}
+
+# AWK_FMT: awk function fmt(x): a number for people, 5 significant digits
+# without exponent between 1e-3 and 1e7, integers as such, "-" for null
+# shellcheck disable=SC2016
+AWK_FMT='
+function fmt(x,    a, l, d, s) {
+	if (x == "" || x == "null" || x == "-") return "-"
+	x += 0; a = x < 0 ? -x : x
+	if (a == 0) return "0"
+	if (x == int(x) && a < 1e15) return sprintf("%d", x)
+	if (a >= 1e7 || a < 1e-3) return sprintf("%.4g", x)
+	l = log(a) / log(10); d = int(l); if (d > l) d--
+	d = 4 - d
+	if (d < 0) d = 0
+	s = sprintf("%." d "f", x)
+	if (s ~ /\./) { sub(/0+$/, "", s); sub(/\.$/, "", s) }
+	return s
+}'
+
+# fmt_num X: fmt for one number in shell
+fmt_num() {
+	awk -v x="$1" "$AWK_FMT"' BEGIN { print fmt(x) }'
+}
+
+# --- one document in two formats ------------------------------------------
+# doc_begin MD HTML TITLE: start the two files (private temporary paths)
+doc_begin() {
+	DOC_MD=$1
+	DOC_HTML=$2
+	printf '# %s\n\n' "$3" >"$DOC_MD"
+	cat >"$DOC_HTML" <<EOF
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>$(html_escape "$3")</title>
+<style>
+body { font-family: sans-serif; max-width: 75em; margin: 1em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f0f0f0; }
+.bad { color: #b00; font-weight: bold; }
+.sig { color: #05c; font-weight: bold; }
+pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
+img { max-width: 100%; border: 1px solid #ddd; }
+</style></head><body>
+<h1>$(html_escape "$3")</h1>
+EOF
+}
+
+doc_end() {
+	printf '</body></html>\n' >>"$DOC_HTML"
+}
+
+html_escape() {
+	printf '%s' "$1" | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+}
+
+# doc_h LEVEL TEXT
+doc_h() {
+	printf '%s %s\n\n' "$(printf '%*s' "$1" '' | tr ' ' '#')" "$2" >>"$DOC_MD"
+	printf '<h%d>%s</h%d>\n' "$1" "$(html_escape "$2")" "$1" >>"$DOC_HTML"
+}
+
+# doc_p TEXT: a paragraph; text starting with "warning:", "error:" or
+# "FAILED" is shown in bold red
+doc_p() {
+	case $1 in
+	warning:* | error:* | FAILED* | failed* | missing*)
+		printf '**%s**\n\n' "$1" >>"$DOC_MD"
+		printf '<p class="bad">%s</p>\n' "$(html_escape "$1")" >>"$DOC_HTML"
+		;;
+	*)
+		printf '%s\n\n' "$1" >>"$DOC_MD"
+		printf '<p>%s</p>\n' "$(html_escape "$1")" >>"$DOC_HTML"
+		;;
+	esac
+}
+
+# doc_pre < TEXT: preformatted text
+doc_pre() {
+	local text
+	text=$(cat)
+	printf '%s\n%s\n%s\n\n' '```text' "$text" '```' >>"$DOC_MD"
+	printf '<pre>%s</pre>\n' "$(html_escape "$text")" >>"$DOC_HTML"
+}
+
+# doc_table < TSV: a table, the first line is the header. Cells that look
+# like numbers are right-aligned; cells starting with failed, missing,
+# FAILED or "not ok" are shown in red, cells "significant" in bold blue.
+doc_table() {
+	local tsv
+	tsv=$(cat)
+	printf '%s\n' "$tsv" | awk -F '\t' '
+		function cell(s) { gsub(/\|/, "\\|", s); return s == "" ? " " : s }
+		{
+			line = "|"
+			for (i = 1; i <= NF; i++) line = line " " cell($i) " |"
+			print line
+			if (NR == 1) {
+				line = "|"
+				for (i = 1; i <= NF; i++) line = line "---|"
+				print line
+			}
+		}
+		END { print "" }' >>"$DOC_MD"
+	printf '%s\n' "$tsv" | awk -F '\t' '
+		function esc(s) {
+			gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
+			return s
+		}
+		BEGIN { print "<table>" }
+		NR == 1 {
+			printf "<tr>"
+			for (i = 1; i <= NF; i++) printf "<th>%s</th>", esc($i)
+			print "</tr>"
+			next
+		}
+		{
+			printf "<tr>"
+			for (i = 1; i <= NF; i++) {
+				c = ""
+				if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?%?$/) c = " class=\"num\""
+				if ($i ~ /^(failed|missing|FAILED|not ok)/) c = " class=\"bad\""
+				if ($i == "significant") c = " class=\"sig\""
+				printf "<td%s>%s</td>", c, esc($i)
+			}
+			print "</tr>"
+		}
+		END { print "</table>" }' >>"$DOC_HTML"
+}
+
+# doc_img FILE DIR: a PNG; Markdown links it relative to DIR (where the
+# .md file lives), HTML embeds it as a data URI and links the SVG beside it
+doc_img() {
+	local file=$1 rel=${1#"$2"/} name svg_md='' svg_html=''
+	name=$(basename -- "$file" .png)
+	if [ -f "${file%.png}.svg" ]; then
+		svg_md=" ([SVG](${rel%.png}.svg))"
+		svg_html=" (<a href=\"$(html_escape "${rel%.png}.svg")\">SVG</a>)"
+	fi
+	printf '![%s](%s)%s\n\n' "$name" "$rel" "$svg_md" >>"$DOC_MD"
+	printf '<figure><img alt="%s" src="data:image/png;base64,%s"><figcaption>%s%s</figcaption></figure>\n' \
+		"$(html_escape "$name")" "$(base64 -w0 <"$file")" "$(html_escape "$rel")" "$svg_html" \
+		>>"$DOC_HTML"
+}
