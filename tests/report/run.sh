@@ -1,0 +1,283 @@
+#!/bin/bash
+# Host tests of the report (bench/report.sh), the figures runner
+# (bench/plots.sh) and the comparison (bench/compare.sh, build/labstat) on
+# fixture runs created here: a failed workload, a missing one, a missing
+# metric, a zero-variance metric, and metrics whose significance is known.
+# Prints TAP; exits 1 when a test fails.
+# usage: tests/report/run.sh
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf -- "$tmp"' EXIT
+export LAB_ROOT="$root" LAB_RESULTS="$tmp/results"
+
+n=0 failed=0
+echo "TAP version 13"
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1: $2"
+}
+# check DESC CMD...: the command succeeds
+check() {
+	local desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc" "command failed: $*"; fi
+}
+# has FILE TEXT DESC: FILE contains the fixed string TEXT
+has() {
+	if grep -qF -- "$2" "$1" 2>/dev/null; then ok "$3"; else not_ok "$3" "expected '$2' in $(basename -- "$1"), not found"; fi
+}
+# hasnt FILE TEXT DESC
+hasnt() {
+	if grep -qF -- "$2" "$1" 2>/dev/null; then not_ok "$3" "did not expect '$2' in $(basename -- "$1")"; else ok "$3"; fi
+}
+# eq GOT EXPECTED DESC
+eq() {
+	if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3" "expected '$2', got '$1'"; fi
+}
+
+# --- build labstat (Makefile rule if there is one, else by hand) ---------------
+make -s -C "$root" build/libbench.a >/dev/null
+if make -s -C "$root" -n build/labstat >/dev/null 2>&1; then
+	make -s -C "$root" build/labstat >/dev/null
+	export LABSTAT="$root/build/labstat"
+else
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I "$root/bench" -o "$tmp/labstat" \
+		"$root/bench/tools/labstat.c" "$root/build/libbench.a" -ljansson -lm
+	export LABSTAT="$tmp/labstat"
+fi
+
+# --- fixture helpers ------------------------------------------------------------
+# meta DIR ID [JQ_FILTER]: write DIR/meta.json
+meta() {
+	mkdir -p "$1"
+	jq -n --arg id "$2" '{lab_commit: "0123abc", kernel_version: "6.1.0-lab", kernel_flavour: "lab",
+		series_hash: "s1", config_hash: "c1", hz: 250, qemu_version: "7.2.9", accel: "tcg",
+		vcpus: 2, mem_mb: 1024, host_cpu: "Test CPU", net_mode: "tap", run_id: $id,
+		profile: "quick", workloads: [], started: "2024-05-01T10:00:00Z",
+		ended: "2024-05-01T10:05:00Z", kernel_build_seconds: 0, boot_seconds: 2.5,
+		status: "ok"} | '"${3:-.}" >"$1/meta.json"
+}
+# metric NAME PARAMS_JSON UNIT SAMPLE...: one metric object, stats by labstat
+metric() {
+	local name=$1 params=$2 unit=$3
+	shift 3
+	printf '%s\n' "$@" | "$LABSTAT" stats |
+		jq -c --arg name "$name" --argjson params "$params" --arg unit "$unit" \
+			'{name: $name, params: $params, unit: $unit, n, median, mean, stddev, min, max,
+			  p99: (if .n >= 100 then .p99 else null end)}'
+}
+# summary DIR WORKLOAD STATUS < METRIC_LINES
+summary() {
+	mkdir -p "$1/$2"
+	jq -s --arg w "$2" --arg s "$3" '{workload: $w, status: $s, metrics: .}' >"$1/$2/summary.json"
+}
+
+# --- the report -----------------------------------------------------------------
+r=$tmp/results/r1
+meta "$r" r1 '.workloads = ["alpha", "beta", "gamma", "delta"] | .status = "failed"'
+{
+	metric latency '{"queues": "4", "size": "64"}' us 10 11 12 13 14
+	metric drops '{}' count 0 0 0 0
+	jq -nc '{name: "dump", params: {}, unit: "us", n: 0, median: null, mean: null,
+		stddev: null, min: null, max: null, p99: null}'
+} | summary "$r" alpha ok
+printf 'TAP version 13\n1..4\nok 1 - strict check is on\nnot ok 2 - dump filter: expected 1 link, got 3\n    not ok 1 - nested detail\nok 3 - led pattern # SKIP no LED class\nok 4 - queue map pop\n' \
+	>"$r/alpha/conformance.tap"
+printf 'sample,latency_us\n0,10\n' >"$r/alpha/latency.csv"
+mkdir -p "$r/beta" "$r/delta" "$r/guest"
+jq -n '{workload: "beta", status: "failed", reason: "tc qdisc add failed", metrics: []}' >"$r/beta/summary.json"
+printf 'sample,x\n' >"$r/delta/x.csv"
+metric extra_ops '{}' ops 1 2 3 | summary "$r" zeta ok
+printf 'TAP version 13\n1..3\nok 1 - a\nok 2 - b\n' >"$r/zeta/conformance.tap"
+printf '%s\n' "[    0.000000] Linux version 6.1.0-lab" \
+	"[    1.234567] WARNING: CPU: 1 PID: 42 at net/sched/sch_taprio.c:100 taprio_enqueue" \
+	"[    1.234600] Call Trace:" \
+	"[    2.000000] rcu: INFO: rcu_preempt self-detected stall on CPU" \
+	"[    3.000000] Kernel panic - not syncing: sysrq triggered crash" \
+	"[    3.100000] all fine here" >"$r/console.log"
+echo 0 >"$r/guest/alpha.rc"
+echo 1 >"$r/guest/beta.rc"
+echo failed >"$r/status"
+echo "guest command beta exited with status 1" >"$r/failure.txt"
+
+out=$("$root/bench/report.sh" --no-plots "$r" 2>"$tmp/err") && rc=0 || rc=$?
+eq "$rc" 0 "report.sh on a failed run exits 0"
+eq "$out" "$r/report.md
+$r/report.html" "report.sh prints the paths of report.md and report.html"
+md=$r/report.md
+has "$md" "# Lab report: r1" "report title names the run id"
+has "$md" "FAILED: run status 'failed'" "run status failed is shown"
+has "$md" "guest command beta exited with status 1" "failure.txt is shown"
+has "$md" "| hz | 250 |" "metadata table shows HZ"
+has "$md" "| alpha | ok | 3 |" "workload alpha: ok with 3 metrics"
+has "$md" "| beta | failed: tc qdisc add failed |" "failed workload shown with its reason"
+has "$md" "| gamma | missing: no directory gamma/ in the run |" "workload named in meta.json without directory: missing"
+has "$md" "| delta | missing: no summary.json" "workload directory without summary.json: missing"
+has "$md" "| zeta (not listed in meta.json) | ok |" "workload directory not in meta.json is still shown"
+has "$md" "## Workload gamma" "missing workload has its own section"
+has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | 13.2% | 10 | 14 | - |" \
+	"summary row: n, median, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
+has "$md" "| drops |   | count | 4 | 0 | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
+has "$md" "| dump |   | us | 0 | - | - | - | - | - |" "metric without samples: statistics '-'"
+has "$md" "failed: 2 passed, 1 failed, 1 skipped" "conformance counts passed, failed, skipped (top level)"
+has "$md" "4: not ok 2 - dump filter: expected 1 link, got 3" "failing conformance line is shown with its line number"
+has "$md" "5:     not ok 1 - nested detail" "nested failing line is shown too"
+has "$md" "failed (plan 1..3, 2 results: incomplete)" "conformance stopped short of its plan is failed"
+has "$md" "WARNING: CPU: 1 PID: 42" "console WARNING shown"
+has "$md" "3:[    1.234600] Call Trace:" "console Call Trace shown with line number"
+has "$md" "rcu: INFO: rcu_preempt self-detected stall" "console RCU stall shown"
+has "$md" "Kernel panic - not syncing" "console panic shown"
+hasnt "$md" "all fine here" "ordinary console lines are not shown"
+has "$md" "| beta | 1 | failed |" "guest command exit status 1 is shown failed"
+has "$md" "| alpha | 0 | ok |" "guest command exit status 0 is ok"
+has "$md" "failed: 3 of 5 workloads failed or are missing; 2 ok." "overall workload count"
+has "$r/report.html" "<td class=\"bad\">failed: tc qdisc add failed</td>" "HTML marks the failed workload"
+has "$r/report.html" "</html>" "HTML is complete"
+hasnt "$r/report.html" "src=\"http" "HTML loads nothing from the network"
+eq "$(find "$r" -name '*.tmp.*' | wc -l)" 0 "no temporary files left in the run"
+
+# an interrupted run: no meta.json, no status, no console
+i=$tmp/results/interrupted
+mkdir -p "$i/alpha"
+check "report.sh on a run without meta.json, status or console.log" "$root/bench/report.sh" --no-plots "$i"
+has "$i/report.md" "meta.json is missing" "interrupted run: missing meta.json said"
+has "$i/report.md" "the run has no status" "interrupted run: missing status said"
+has "$i/report.md" "console.log is missing" "interrupted run: missing console.log said"
+
+"$root/bench/report.sh" >/dev/null 2>&1 && rc=0 || rc=$?
+eq "$rc" 2 "report.sh without a run: usage error, exit 2"
+"$root/bench/report.sh" "$tmp/nope" 2>"$tmp/err" >/dev/null && rc=0 || rc=$?
+eq "$rc" 2 "report.sh on a missing directory: exit 2"
+has "$tmp/err" "$tmp/nope" "the error names the missing directory"
+
+# --- figures: plots.sh with a fake lab root holding figure scripts ---------------
+fake=$tmp/fakeroot
+mkdir -p "$fake/plots"
+ln -s "$root/bench" "$fake/bench"
+cp "$root/plots/common.gp" "$fake/plots/"
+# shellcheck disable=SC2016 # backquotes, not an expansion
+sed -n '/^```gnuplot$/,/^```$/p' "$root/plots/README.md" | sed '1d;$d' |
+	sed 's#taprio/latency.csv#alpha/latency.csv#; s#/taprio/latency#/alpha/latency#' >"$fake/plots/alpha-latency.gp"
+printf '# input: alpha/latency.csv\nload "plots/common.gp"\nplot no_such_function(x)\n' >"$fake/plots/alpha-broken.gp"
+printf '# input: omega/data.csv\nload "plots/common.gp"\n' >"$fake/plots/omega-data.gp"
+printf 'sample,queue,latency_ns\n0,0,1200\n1,1,1500\n2,2,900\n3,3,2000\n4,0,1100\n5,1,1600\n' >"$r/alpha/latency.csv"
+LAB_ROOT=$fake "$fake/bench/plots.sh" "$r" >"$tmp/plots.out" 2>"$tmp/plots.err" && rc=0 || rc=$?
+eq "$rc" 1 "plots.sh exits 1 when a figure script fails"
+has "$tmp/plots.out" "drew alpha-latency" "plots.sh draws the README template figure"
+has "$tmp/plots.out" "skip omega-data: no omega/data.csv" "plots.sh skips a figure whose input is missing"
+has "$tmp/plots.err" "alpha-broken.gp failed" "plots.sh names the failing script"
+check "figure written as PNG" test -s "$r/alpha/latency.png"
+check "figure written as SVG" test -s "$r/alpha/latency.svg"
+eq "$(file -b --mime-type "$r/alpha/latency.png" 2>/dev/null || head -c 4 "$r/alpha/latency.png" | tail -c 3)" image/png "the PNG is a PNG"
+LAB_ROOT=$fake "$root/bench/report.sh" "$r" >/dev/null 2>&1
+has "$md" "![latency](alpha/latency.png) ([SVG](alpha/latency.svg))" "report.md shows the figure and links its SVG"
+has "$r/report.html" "data:image/png;base64,iVBOR" "report.html embeds the figure"
+has "$md" "some figures could not be drawn" "report lists the figure that failed"
+
+# --- comparison --------------------------------------------------------------------
+a=$tmp/results/runA
+b=$tmp/results/runB
+meta "$a" runA '.workloads = ["w", "gone"]'
+meta "$b" runB '.workloads = ["w"] | .hz = 1000 | .kernel_flavour = "stock"'
+wa1='27.5 21.0 19.0 23.6 17.0 17.9 16.9 20.1 21.9 22.6 23.1 19.6 19.0 21.7 21.4'
+wb1='27.1 22.0 20.8 23.4 23.4 23.5 25.8 22.0 24.8 20.2 21.9 22.1 22.9 20.5 24.4'
+wa2='17.2 20.9 22.6 18.1 21.7 21.4 23.5 24.2 14.7 21.8'
+wb2='21.5 22.8 21.0 23.0 21.6 23.6 22.5 20.7 23.4 21.8 20.7 21.7 21.5 22.5 23.6 21.5 22.5 23.5 21.5 21.8'
+# shellcheck disable=SC2086 # the sample lists are split on purpose
+{
+	metric faster '{}' ns 100 101 99 100 102 98 100 101 99 100
+	metric noise '{}' ns 100 102 98 105 95
+	metric flat '{"q": "1"}' count 5 5 5
+	metric flat '{"q": "2"}' count 5 5 5
+	metric welch_ex1 '{}' s $wa1
+	metric welch_ex2 '{}' s $wa2
+	metric single '{}' ns 7
+	metric only_in_a '{}' ns 1 2 3
+} | summary "$a" w ok
+# shellcheck disable=SC2086
+{
+	metric faster '{}' ns 110 111 109 110 112 108 110 111 109 110
+	metric noise '{}' ns 101 103 99 106 96
+	metric flat '{"q": "1"}' count 5 5 5
+	metric flat '{"q": "2"}' count 6 6 6
+	metric welch_ex1 '{}' s $wb1
+	metric welch_ex2 '{}' s $wb2
+	metric single '{}' ns 7 8 9
+	metric only_in_b '{}' ns 4 5 6
+} | summary "$b" w ok
+
+out=$("$root/bench/compare.sh" runA runB 2>"$tmp/err") && rc=0 || rc=$?
+eq "$rc" 0 "compare.sh by run ids exits 0"
+c=$b/compare-runA
+check "compare writes into RUN_B/compare-<A id>/" test -f "$c/compare.json"
+# sig KEY EXPECTED DESC: the significance decision of one metric
+sig() {
+	eq "$(jq -r --arg k "$1" '.both[] | select(.key == $k) | .welch.significant' "$c/compare.json")" "$2" "$3"
+}
+chg() {
+	eq "$(jq -r --arg k "$1" '.both[] | select(.key == $k) | .change_pct * 10 | round / 10' "$c/compare.json")" "$2" "$3"
+}
+sig w.faster yes "10 % faster with 1 % noise, n 10 each: significant"
+chg w.faster 10 "%change of 100 -> 110 is +10"
+sig w.noise no "1 % apart with 3.8 % noise, n 5 each: not significant"
+sig "w.flat q=1" no "zero variance, equal: not significant"
+chg "w.flat q=1" 0 "zero variance, equal: %change 0"
+sig "w.flat q=2" yes "zero variance, 5 -> 6: significant"
+sig w.welch_ex1 yes "Wikipedia Welch example 1 (p 0.021): significant"
+eq "$(jq -r '.both[] | select(.key == "w.welch_ex1") | .welch.p * 1000 | round' "$c/compare.json")" 21 \
+	"Wikipedia Welch example 1: p = 0.021"
+sig w.welch_ex2 no "Wikipedia Welch example 2 (p 0.149): not significant"
+sig w.single n/a "one sample in A: n/a"
+eq "$(jq -r '[.only_a[].key] | join(",")' "$c/compare.json")" w.only_in_a "metric only in A listed apart"
+eq "$(jq -r '[.only_b[].key] | join(",")' "$c/compare.json")" w.only_in_b "metric only in B listed apart"
+has "$c/compare.txt" "warning: the runs differ in HZ: A 250, B 1000" "HZ difference named in a warning"
+hasnt "$c/compare.txt" "differ in accelerator" "no accelerator warning when both are tcg"
+hasnt "$c/compare.txt" "differ in vCPU" "no vCPU warning when both have 2"
+has "$c/compare.txt" "warning: workload gone has no summary.json in A: missing" "a workload missing from a run is warned about"
+has "$c/compare.txt" "%stddev    %change" "text has LKP's %stddev %change %stddev columns"
+eq "$(grep -E ' w\.faster$' "$c/compare.txt" | tr -s ' ')" " 100 ± 1.2% +10.0% 110 ± 1.0% yes w.faster" \
+	"LKP row: mean ± stddev%, %change, mean ± stddev%, sig, metric"
+eq "$(printf '%s\n' "$out" | head -n 1)" "A: runA ($a)" "terminal output starts with the runs"
+has "$c/compare.md" '```text' "compare.md holds the LKP table"
+has "$c/compare.md" "## Metrics only in A (runA)" "compare.md lists metrics only in A"
+has "$c/compare.html" '<td class="sig">significant</td>' "compare.html marks significant rows"
+has "$c/compare.html" "data:image/png;base64,iVBOR" "compare.html embeds the overlay figures"
+check "overlay figure per metric name: w.faster" test -s "$c/compare-w.faster.png"
+check "overlay figure per metric name: w.flat (two param sets)" test -s "$c/compare-w.flat.svg"
+eq "$(sed -n 2,3p "$c/compare-w.flat.csv" | tr '\n' ' ')" "q=1,5,0,5,0 q=2,5,0,6,0 " "overlay CSV: params, A median, stddev, B median, stddev"
+
+sum1=$(find "$c" -type f -exec sha256sum {} + | sort | sha256sum)
+"$root/bench/compare.sh" "$a" "$b" >/dev/null 2>&1
+check "a second comparison goes to a new directory" test -f "$b/compare-runA-2/compare.md"
+eq "$(find "$c" -type f -exec sha256sum {} + | sort | sha256sum)" "$sum1" "the first comparison is untouched"
+"$root/bench/compare.sh" "$a" "$b" "$c" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 2 "compare.sh into a non-empty OUTDIR: exit 2"
+has "$tmp/err" "refusing to overwrite" "the error says why"
+"$root/bench/compare.sh" runA no-such-run >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 2 "compare.sh with an unknown run: exit 2"
+has "$tmp/err" "run 'no-such-run' not found" "the error names the unknown run"
+"$root/bench/compare.sh" runA >/dev/null 2>&1 && rc=0 || rc=$?
+eq "$rc" 2 "compare.sh with one run: usage error, exit 2"
+"$root/bench/compare.sh" "$a" "$b" "$tmp/cmp-out" >/dev/null 2>&1
+check "compare.sh into an explicit new OUTDIR" test -f "$tmp/cmp-out/compare.html"
+eq "$(find "$tmp/results" "$tmp/cmp-out" -name '*.tmp.*' | wc -l)" 0 "no temporary files left by compare"
+
+"$root/bench/report.sh" --no-plots "$b" >/dev/null 2>&1
+has "$b/report.md" "| compare-runA | compare-runA/compare.md | compare-runA/compare.html |" \
+	"the report of run B lists the comparisons stored in it"
+hasnt "$b/report.md" "## Workload compare-runA" "comparison directories are not taken for workloads"
+
+# labstat's own checks of bad input
+"$LABSTAT" welch 1 2 x 4 5 6 >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 2 "labstat welch with a non-number: exit 2"
+has "$tmp/err" "'x' is not a number" "labstat names the bad value"
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
