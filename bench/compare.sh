@@ -26,7 +26,8 @@ esac
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	usage_error "expected RUN_A RUN_B [OUTDIR], got $# arguments"
 fi
-[ -x "$LABSTAT" ] || die "$LABSTAT is missing: build it with 'make build/labstat'"
+[ -x "$LABSTAT" ] || make -s -C "$LAB_ROOT" build/labstat >&2 ||
+	die "$LABSTAT is missing and 'make build/labstat' could not build it"
 a_dir=$(resolve_run "$1")
 b_dir=$(resolve_run "$2")
 a_id=$(run_id_of "$a_dir")
