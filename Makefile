@@ -27,7 +27,7 @@ UNIT_TESTS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps kernel test unit-test lint clean
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/guest-init $(WORKLOADS) $(UNIT_TESTS)
+all: $(BUILD)/guest-init $(BUILD)/labstat $(WORKLOADS) $(UNIT_TESTS)
 
 deps:
 	@bench/deps.sh $(DEB_PACKAGES)
@@ -60,6 +60,10 @@ $(BUILD)/obj/workloads/%.o: workloads/%.c $(wildcard bench/*.h) $(SKELS)
 
 $(BUILD)/%: $(BUILD)/obj/workloads/%.o $(BUILD)/libbench.a
 	$(CC) -o $@ $^ $(LDLIBS)
+
+# Statistics for shell scripts (bench/compare.sh)
+$(BUILD)/labstat: bench/tools/labstat.c $(BUILD)/libbench.a $(wildcard bench/*.h)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a $(wildcard bench/*.h)
 	@mkdir -p $(@D)

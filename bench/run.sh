@@ -112,20 +112,9 @@ trap - INT TERM
 echo "$status" | atomic_write "$rundir/status"
 write_meta "$status"
 
-# Plots: every plots/<workload>-*.gp of the workloads that ran
-for w in "${selected[@]}"; do
-	for gp in plots/"$w"-*.gp; do
-		[ -f "$gp" ] || continue
-		[ -d "$rundir/$w" ] || continue
-		log plot "$gp"
-		gnuplot -e "rundir='$rundir'; runid='$run_id'" "$gp" 2>>"$rundir/$w/plots.log" ||
-			log plot "$gp failed (see $w/plots.log)"
-	done
-done
-if [ -x bench/report.sh ]; then
-	log report "writing the report"
-	bench/report.sh "$rundir" || status=failed
-fi
+# Plots and report (bench/report.sh draws the figures first)
+log report "drawing plots and writing the report"
+bench/report.sh "$rundir" >/dev/null || status=failed
 
 # Short summary
 echo

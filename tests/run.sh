@@ -40,7 +40,7 @@ emit() {
 suite() {
 	local name=$1 rc=0 results=0 bad=0 line log
 	shift
-	log=$logdir/$name.log
+	log=$logdir/${name//\//-}.log
 	echo "# suite $name: $*"
 	"$@" >"$log" 2>&1 || rc=$?
 	while IFS= read -r line; do
