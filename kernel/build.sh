@@ -40,8 +40,8 @@ if [ "$flavour" = lab ] && [ -f "$patchdir/series" ]; then
 fi
 
 series_hash=$( (for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
-key=$( (echo "$pkgver" && sha256sum <"$fragment" && echo "$series_hash" &&
-	sha256sum <"$0") | sha256sum | cut -c1-16)
+key=$( (echo "$pkgver" && sha256sum <"$fragment" && echo "$series_hash") |
+	sha256sum | cut -c1-16)
 
 mkdir -p "$LAB_CACHE"
 src=$LAB_CACHE/$flavour/linux
@@ -130,7 +130,8 @@ log kernel "configuring: tinyconfig + kernel/lab.config"
 mkdir -p "$obj"
 rm -f "$obj/lab-key"
 make -s -C "$src" O="$obj" tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >"$obj/merge.log" 2>&1 ||
+# (merge_config.sh leaves temporary files in its working directory)
+(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment") >"$obj/merge.log" 2>&1 ||
 	die "merge_config.sh failed: $(tail -5 "$obj/merge.log")"
 make -s -C "$src" O="$obj" olddefconfig >>"$obj/merge.log" 2>&1
 missing=$("$LAB_ROOT/kernel/check-config.sh" "$fragment" "$obj/.config") ||

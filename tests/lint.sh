@@ -24,6 +24,16 @@ for f in "${scripts[@]}"; do
 	fi
 done
 
+# A script with a #! line is run, not sourced: it must be executable in git
+for f in "${scripts[@]}"; do
+	head -1 "$f" | grep -q '^#!' || continue
+	if [ "$(git ls-files -s "$f" | cut -c1-6)" = 100755 ]; then
+		ok "$f is executable"
+	else
+		notok "$f has a #! line but is not executable (git mode $(git ls-files -s "$f" | cut -c1-6))"
+	fi
+done
+
 checkpatch=$LAB_CACHE/lab/linux/scripts/checkpatch.pl
 for p in kernel/patches/*.patch; do
 	[ -f "$p" ] || continue
