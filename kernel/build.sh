@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the lab kernel from Debian's linux-source-6.1 in a cache outside the
 # repository: tinyconfig + kernel/lab.config, then the patch series
-# (kernel/patches/series) unless the flavour is "stock".
+# (kernel/patches/series) and the options it adds (kernel/patches/config)
+# unless the flavour is "stock".
 #
 # usage: kernel/build.sh [lab|stock]
 #
@@ -24,8 +25,10 @@ lab | stock) ;;
 esac
 
 tarball=${LAB_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-fragment=$LAB_ROOT/kernel/lab.config
 patchdir=$LAB_ROOT/kernel/patches
+# The fragments: the lab's options, then (lab kernel) those the patches add
+fragments=("$LAB_ROOT/kernel/lab.config")
+[ "$flavour" = stock ] || [ ! -f "$patchdir/config" ] || fragments+=("$patchdir/config")
 [ -r "$tarball" ] || die "kernel source $tarball not found (install linux-source-6.1: make deps)"
 pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
 
@@ -40,7 +43,7 @@ if [ "$flavour" = lab ] && [ -f "$patchdir/series" ]; then
 fi
 
 series_hash=$( (for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
-key=$( (echo "$pkgver" && sha256sum <"$fragment" && echo "$series_hash") |
+key=$( (echo "$pkgver" && cat "${fragments[@]}" | sha256sum && echo "$series_hash") |
 	sha256sum | cut -c1-16)
 
 mkdir -p "$LAB_CACHE"
@@ -126,16 +129,17 @@ done
 mv "$src/.lab-applied/order.new" "$src/.lab-applied/order"
 
 # Configuration: tinyconfig + fragment, then olddefconfig, then the check
-log kernel "configuring: tinyconfig + kernel/lab.config"
+log kernel "configuring: tinyconfig + ${fragments[*]#"$LAB_ROOT/"}"
 mkdir -p "$obj"
 rm -f "$obj/lab-key"
 make -s -C "$src" O="$obj" tinyconfig >/dev/null
 # (merge_config.sh leaves temporary files in its working directory)
-(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment") >"$obj/merge.log" 2>&1 ||
+(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}") >"$obj/merge.log" 2>&1 ||
 	die "merge_config.sh failed: $(tail -5 "$obj/merge.log")"
 make -s -C "$src" O="$obj" olddefconfig >>"$obj/merge.log" 2>&1
-missing=$("$LAB_ROOT/kernel/check-config.sh" "$fragment" "$obj/.config") ||
-	die "options of kernel/lab.config that Kconfig dropped (missing dependencies?):
+missing=$(for f in "${fragments[@]}"; do "$LAB_ROOT/kernel/check-config.sh" "$f" "$obj/.config" || true; done)
+[ -z "$missing" ] ||
+	die "options of ${fragments[*]#"$LAB_ROOT/"} that Kconfig dropped (missing dependencies?):
 $missing"
 
 # Build with progress: compiled objects against the last build's count

@@ -82,4 +82,19 @@ check "the failure shows the panic" yes \
 	"$(grep -q 'Kernel panic' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 check "the failure says the job did not finish" yes \
 	"$(grep -q 'did not finish' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+# 4. A hung guest is stopped at the deadline; what it wrote stays
+run=$(newrun hang)
+echo "step before_the_hang true" >>"$run/guest/job.sh"
+echo "step hang sleep 3600" >>"$run/guest/job.sh"
+rc=0
+t0=$(date +%s)
+LAB_DEADLINE=60 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+check "a hung guest fails the run" 1 "$rc"
+check "the hung guest was stopped at its deadline (60 s)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 120 ] && echo yes || echo no)"
+check "the failure says the guest hung" yes \
+	"$(grep -q 'guest hung' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+check "what the guest wrote before the hang stays" 0 "$(cat "$run/guest/before_the_hang.rc" 2>/dev/null)"
+check "the run's network namespace is gone" no \
+	"$(ip netns list | grep -q "lab-hang" && echo yes || echo no)"
 echo "1..$n"

@@ -63,9 +63,11 @@ check "a second build with nothing changed is served by the cache" \
 	"build_seconds=0" "$(grep '^build_seconds=' "$tmp/build2")"
 check "the cached build has the same key" "$(grep '^key=' "$tmp/build1")" "$(grep '^key=' "$tmp/build2")"
 config=$(sed -n 's/^config=//p' "$tmp/build2")
-out=$(kernel/check-config.sh kernel/lab.config "$config") && rc=0 || rc=$?
-check "every option of kernel/lab.config is set in the built .config" 0 "$rc"
-[ -z "$out" ] || sed 's/^/# /' <<<"$out"
+for f in kernel/lab.config kernel/patches/config; do
+	out=$(kernel/check-config.sh "$f" "$config") && rc=0 || rc=$?
+	check "every option of $f is set in the built .config" 0 "$rc"
+	[ -z "$out" ] || sed 's/^/# /' <<<"$out"
+done
 {
 	cat kernel/lab.config
 	echo "CONFIG_LAB_NO_SUCH_OPTION=y"
