@@ -87,7 +87,12 @@ for w in "${want[@]}"; do
 		[ ! -x tests/report/run.sh ] || suite report tests/report/run.sh
 		;;
 	lint) suite lint tests/lint.sh ;;
-	host) suite host tests/host.sh ;;
+	host)
+		# The kernel first, its progress shown (a fresh build takes minutes)
+		echo "# building the lab kernel (cached in $LAB_CACHE)"
+		kernel/build.sh lab 2>&1 >/dev/null | sed -u 's/^/# /' || true
+		suite host tests/host.sh
+		;;
 	guest) suite guest tests/guest.sh ;;
 	*) usage_error "unknown test group '$w' (expected unit, lint, host or guest)" ;;
 	esac
