@@ -1,0 +1,136 @@
+#!/bin/bash
+# The BPF queue and stack map lab in the guest (issue 3):
+#  1. `bpfqs conformance` (the maps' semantics, the in-program relay, bad
+#     input) into conformance.tap;
+#  2. `bpfqs bench` under perf stat: ns per operation from user space and
+#     from programs, contention; summary.json and the CSV files;
+#  3. probes/bpf_map.bt around a separate, known load (`bpfqs probe-load`),
+#     never around the measurements (a kretprobe costs more than the
+#     operations it watches); probe-check.csv compares what it counted
+#     with what the load did, probe-attach.csv says which functions exist.
+# The benchmark writes into a tmpfs folder first and is copied here at the
+# end: summary.json is rewritten (and fsynced) once per metric, which over
+# the 9p share took half a minute under TCG.
+#
+# Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
+# LAB_BPFQS_ARGS adds options to `bpfqs bench` (see `bpfqs --help`).
+#
+# trace-events: syscalls:sys_enter_bpf syscalls:sys_exit_bpf
+set -eu
+
+. "$LAB_SRC/bench/guest-lib.sh"
+
+out=$LAB_WL_OUT
+bin=$LAB_SRC/build/bpfqs
+profile=${LAB_PROFILE:-quick}
+probe_ops=1024
+stage=$(mktemp -d /tmp/bpfqs.XXXXXX)
+trap 'rm -rf -- "$stage"' EXIT
+trap 'exit 130' INT TERM
+
+# mark_failed REASON: summary.json with status "failed" and the reason
+# (kept metrics if there is a summary already)
+mark_failed() {
+	local s=$out/summary.json
+	if [ -f "$s" ] && jq -e . "$s" >/dev/null 2>&1; then
+		jq --arg r "$1" '.status = "failed" | .reason = ((.reason // empty) + (if .reason then "; " else "" end) + $r)' \
+			"$s" >"$s.tmp"
+	else
+		jq -n --arg r "$1" '{workload: "bpfqs", status: "failed", reason: $r, metrics: []}' >"$s.tmp"
+	fi
+	mv "$s.tmp" "$s"
+}
+
+case "$profile" in
+quick | full) ;;
+*)
+	mark_failed "unknown profile '$profile' (expected quick or full)"
+	echo "error: unknown profile '$profile' (expected quick or full)" >&2
+	exit 2
+	;;
+esac
+if [ ! -x "$bin" ]; then
+	mark_failed "no $bin: run make all on the host"
+	echo "error: no $bin: run make all on the host" >&2
+	exit 1
+fi
+
+failures=()
+
+# The guest, for the record
+{
+	echo "name,value"
+	echo "kernel_release,$(uname -r)"
+	echo "vcpus,$(nproc)"
+	echo "bpf_jit_enable,$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo unknown)"
+	echo "clocksource,$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+	echo "profile,$profile"
+} >"$out/guest-env.csv.tmp"
+mv "$out/guest-env.csv.tmp" "$out/guest-env.csv"
+
+# 1. Conformance
+if ! phase conformance "$bin" conformance >"$out/conformance.tap.tmp"; then
+	failures+=("conformance: $(grep -c '^not ok' "$out/conformance.tap.tmp") case(s) failed, see conformance.tap")
+fi
+mv "$out/conformance.tap.tmp" "$out/conformance.tap"
+grep -E '^# [0-9]+ passed' "$out/conformance.tap" >&2 || true
+
+# 2. The benchmark (quiet guest: no probe attached)
+bench_ok=1
+# shellcheck disable=SC2086 # LAB_BPFQS_ARGS is a word list
+if ! phase bench "$bin" bench --profile "$profile" --out "$stage" ${LAB_BPFQS_ARGS:-}; then
+	bench_ok=0
+fi
+for f in "$stage"/*; do
+	[ -f "$f" ] || continue
+	cp -- "$f" "$out/.$(basename -- "$f").tmp"
+	mv -- "$out/.$(basename -- "$f").tmp" "$out/$(basename -- "$f")"
+done
+if [ "$bench_ok" = 0 ]; then
+	[ -f "$out/summary.json" ] || mark_failed "bpfqs bench failed before writing a summary"
+	echo "bench: failed: $(jq -r '.reason // "no reason"' "$out/summary.json")" >&2
+	rc=1
+fi
+
+# 3. The probe around a known load
+{
+	echo "function,in_kallsyms,ftrace_traceable"
+	for fn in queue_stack_map_push_elem queue_map_pop_elem queue_map_peek_elem \
+		stack_map_pop_elem stack_map_peek_elem __queue_map_get __stack_map_get; do
+		k=no t=no
+		grep -qE " [tT] $fn\$" /proc/kallsyms && k=yes
+		grep -qE "^$fn( |\$)" /sys/kernel/tracing/available_filter_functions 2>/dev/null && t=yes
+		echo "$fn,$k,$t"
+	done
+} >"$out/probe-attach.csv.tmp"
+mv "$out/probe-attach.csv.tmp" "$out/probe-attach.csv"
+if probe_start bpf_map; then
+	phase probe-load "$bin" probe-load --ops "$probe_ops" --out "$out" ||
+		failures+=("bpfqs probe-load failed")
+	sleep 1.2 # one interval line of the probe at least
+	probe_stop bpf_map
+	# what the probe counted against what the load did
+	if [ -f "$out/probe-expected.csv" ] && [ -f "$out/probe-bpf_map-maps.csv" ]; then
+		awk -F, '
+			NR == FNR { if (FNR > 1) { gsub(/"/, ""); got[$1 "," $2] = $5 } next }
+			FNR == 1 { print "map,key,expected,counted,match"; next }
+			{
+				c = ($1 "," $2) in got ? got[$1 "," $2] : 0
+				print $1 "," $2 "," $3 "," c "," (c == $3 ? "yes" : "no")
+			}' "$out/probe-bpf_map-maps.csv" "$out/probe-expected.csv" >"$out/probe-check.csv.tmp"
+		mv "$out/probe-check.csv.tmp" "$out/probe-check.csv"
+		bad=$(grep -c ',no$' "$out/probe-check.csv" || true)
+		[ "$bad" = 0 ] || failures+=("probe: $bad count(s) differ from the known load, see probe-check.csv")
+	else
+		failures+=("probe: no probe-expected.csv or probe-bpf_map-maps.csv")
+	fi
+else
+	failures+=("probe: bpftrace could not attach probes/bpf_map.bt: $(tail -3 "$out/probe-bpf_map.err" 2>/dev/null | tr '\n' ' ')")
+fi
+
+if [ "${#failures[@]}" -gt 0 ]; then
+	printf 'failed: %s\n' "${failures[@]}" >&2
+	mark_failed "$(printf '%s; ' "${failures[@]}" | sed 's/; $//')"
+	exit 1
+fi
+[ "${rc:-0}" = 0 ]
