@@ -1716,6 +1716,39 @@ out:
 /* ------------------------------------------------------------------------ */
 /* Output                                                                   */
 
+static int cmp_series(const void *a, const void *b)
+{
+	const struct series *x = all_series[*(const size_t *)a], *y = all_series[*(const size_t *)b];
+	int d;
+
+	if ((d = strcmp(x->metric, y->metric)) || (d = (int)x->kind - (int)y->kind) || (d = strcmp(x->op, y->op)))
+		return d;
+	if (x->vsize != y->vsize)
+		return x->vsize < y->vsize ? -1 : 1;
+	if (x->shared != y->shared)
+		return x->shared ? 1 : -1;
+	return x->threads < y->threads ? -1 : x->threads > y->threads;
+}
+
+/*
+ * The series in the order the figures' CSV files need: by metric, map, op,
+ * then value size, shared and threads ascending, so that each line of a
+ * figure is a run of consecutive rows. Free the result.
+ */
+static size_t *series_sorted(void)
+{
+	size_t *ix = malloc((n_series ? n_series : 1) * sizeof(*ix)), i;
+
+	if (!ix) {
+		perror("bpfqs: out of memory");
+		exit(1);
+	}
+	for (i = 0; i < n_series; i++)
+		ix[i] = i;
+	qsort(ix, n_series, sizeof(*ix), cmp_series);
+	return ix;
+}
+
 /* The run's parameters, for the record */
 static int write_setup(const struct cfg *c)
 {
@@ -1796,8 +1829,10 @@ static int write_csvs(const struct cfg *c)
 	/* per figure: median and spread, what the plots read */
 	if (!csv_open(&f, c->out, "ns-per-op.csv",
 		      "path,map,op,value_size,n,median,mean,stddev,min,max,cv_pct")) {
+		size_t *ix = series_sorted();
+
 		for (i = 0; i < n_series; i++) {
-			struct series *s = all_series[i];
+			struct series *s = all_series[ix[i]];
 			const char *path = !strcmp(s->metric, "user_ns_per_op") ? "user"
 					 : !strcmp(s->metric, "prog_ns_per_op") ? "prog" : NULL;
 
@@ -1807,6 +1842,7 @@ static int write_csvs(const struct cfg *c)
 				s->op, s->vsize, s->st.n, s->st.median, s->st.mean, s->st.stddev, s->st.min,
 				s->st.max, s->st.cv * 100);
 		}
+		free(ix);
 		rc |= atomic_commit(&f);
 	} else {
 		rc = -1;
@@ -1847,21 +1883,29 @@ static int write_csvs(const struct cfg *c)
 static int publish_ratios(struct out *o, const struct cfg *c)
 {
 	struct atomic_file f;
-	size_t i, j;
+	size_t i, j, *ix, n_before = n_series;
 	int rc = 0;
 
-	if (csv_open(&f, c->out, "ratio.csv", "map,op,value_size,n,user_median,prog_median,ratio_median,ratio_min,ratio_max"))
+	if (csv_open(&f, c->out, "ratio.csv",
+		     "map,op,value_size,n,user_median,prog_median,ratio_median,ratio_min,ratio_max,note"))
 		return -1;
-	for (i = 0; i < n_series; i++) {
-		struct series *u = all_series[i], *p, *r;
+	ix = series_sorted();
+	for (i = 0; i < n_before; i++) {
+		struct series *u = all_series[ix[i]], *p, *r, *e;
 		const double *xu, *xp;
 		size_t nu, np, n;
 
 		if (strcmp(u->metric, "user_ns_per_op"))
 			continue;
 		p = find_series("prog_ns_per_op", u->kind, u->op, u->vsize);
-		if (!p)
+		if (!p || !u->have_st || !p->have_st)
 			continue;
+		e = find_series("prog_empty_ns_per_run", u->kind, "", u->vsize);
+		if (p->st.median <= 0 || (e && e->have_st && p->st.median <= 3 * e->st.stddev / p->k)) {
+			fprintf(f.f, "%s,%s,%u,0,%.3f,%.3f,,,,in-program cost below the resolution: no ratio\n",
+				kind_name[u->kind], u->op, u->vsize, u->st.median, p->st.median);
+			continue;
+		}
 		xu = kept(u, &nu);
 		xp = kept(p, &np);
 		n = nu < np ? nu : np;
@@ -1871,9 +1915,10 @@ static int publish_ratios(struct out *o, const struct cfg *c)
 				series_add(r, xu[j] / xp[j], 0);
 		rc |= series_publish(o, r);
 		if (r->have_st)
-			fprintf(f.f, "%s,%s,%u,%zu,%.3f,%.3f,%.3f,%.3f,%.3f\n", kind_name[u->kind], u->op, u->vsize,
+			fprintf(f.f, "%s,%s,%u,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,\n", kind_name[u->kind], u->op, u->vsize,
 				r->st.n, u->st.median, p->st.median, r->st.median, r->st.min, r->st.max);
 	}
+	free(ix);
 	rc |= atomic_commit(&f);
 	return rc;
 }
@@ -1887,11 +1932,14 @@ static void cv_reason(const struct cfg *c, const struct series *s, char *buf, si
 
 	if (!strcmp(s->metric, "prog_ns_per_op"))
 		e = find_series("prog_empty_ns_per_run", s->kind, "", s->vsize);
-	if (e && e->have_st && fabs(s->st.median) <= 3 * e->st.stddev / s->k) {
-		snprintf(buf, len, "below the resolution: the operation costs less than 3 sd of the empty loop "
-			 "(sd %.1f ns per operation) it is measured against%s", e->st.stddev / s->k,
+	if (e && e->have_st && (s->st.median <= 0 || fabs(s->st.median) <= 3 * e->st.stddev / s->k)) {
+		snprintf(buf, len, "below the resolution: the operation costs %s (%.1f ns per operation) the empty "
+			 "loop it is measured against (%.1f ns per iteration, sd %.1f)%s",
+			 s->st.median <= 0 ? "less than" : "less than 3 sd of", s->st.median, e->st.median / s->k,
+			 e->st.stddev / s->k,
 			 s->kind == ARRAY && !strcmp(s->op, "lookup") ?
-			 "; the verifier inlines array lookups into a few instructions" : "");
+			 "; the verifier inlines array lookups into a few instructions, and the two loops' code "
+			 "differs by more than that" : "");
 		return;
 	}
 	if (!strcmp(s->metric, "contended_mops")) {
