@@ -1,0 +1,43 @@
+# How much the syscall path costs against the in-program path: user-space
+# ns per operation over in-program ns per operation, per operation and map,
+# against the value size. Median of the per-sample ratios, error bars min to
+# max. Figures whose in-program cost is below the resolution are left out
+# (see ratio.csv's note column).
+# input: bpfqs/ratio.csv
+load 'plots/common.gp'
+data = rundir.'/bpfqs/ratio.csv'
+
+stats data using ($4 > 0 ? $4 : NaN) skip 1 nooutput
+nmin = STATS_min
+sel(m, o) = strcol(1) eq m && strcol(2) eq o
+pos(y) = y > 0 ? y : NaN
+stats data using (pos($8)) skip 1 nooutput name 'LO'
+stats data using (pos($9)) skip 1 nooutput name 'HI'
+
+set title 'Syscall path against in-program path: ratio of the ns per operation, by value size'
+set xlabel 'value size [bytes]'
+set ylabel 'user space / in-program (log scale)'
+set logscale x 2
+set logscale y 10
+set format x '%g'
+set xrange [*:*] noextend
+set yrange [LO_min / 1.5 : HI_max * 6]
+set offsets graph 0.03, graph 0.03, 0, 0
+set key top right maxrows 5
+set label 1 sprintf('median of %d per-sample ratios per point (user-space sample i over in-program sample i); bars: min to max', nmin) \
+	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
+set label 2 'hash lookup_delete: in-program it is a lookup and a delete, which copy no value; the syscall copies the value out, so its ratio grows with the value size' \
+	at screen 0.01, 0.04 left font ',8' tc rgb '#444444'
+set bmargin 6
+qsops = 'push peek pop'
+bmaps = 'array hash hash'
+bops = 'update update lookup_delete'
+plot for [i=1:3] data using 3:(sel('queue', word(qsops, i)) ? pos($7) : NaN):(pos($8)):(pos($9)) skip 1 \
+	with yerrorlines ls i title 'queue '.word(qsops, i), \
+     for [i=1:3] data using 3:(sel('stack', word(qsops, i)) ? pos($7) : NaN):(pos($8)):(pos($9)) skip 1 \
+	with yerrorlines ls i dt 2 title 'stack '.word(qsops, i), \
+     for [i=1:3] data using 3:(sel(word(bmaps, i), word(bops, i)) ? pos($7) : NaN):(pos($8)):(pos($9)) skip 1 \
+	with yerrorlines ls (i + 3) dt 3 title word(bmaps, i).' '.word(bops, i)
+
+out = rundir.'/bpfqs/ratio'
+@save
