@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of bench/led_model.c, the expected timeline of an LED pattern:
+ * parsing like the sysfs files, the ABI document's two examples, the
+ * workload's square waves, dimming arithmetic, repeat and the final
+ * brightness, and the jiffies rounding of the 6.1 software pattern.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "led_model.h"
+#include "tap.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct led_tuple t[LED_MODEL_MAX_TUPLES];
+static struct led_step s[4096];
+
+static int parse(const char *p)
+{
+	return led_pattern_parse(p, 255, t, LED_MODEL_MAX_TUPLES, NULL);
+}
+
+static void test_parse(void)
+{
+	const char *bad = NULL;
+	char *big;
+	size_t i;
+
+	tap_eq_int(parse("0 1000 255 2000"), 2, "parse: the ABI's dimming example has 2 tuples");
+	tap_ok(t[0].brightness == 0 && t[0].duration_ms == 1000 &&
+	       t[1].brightness == 255 && t[1].duration_ms == 2000,
+	       "parse: tuples are (brightness, duration) in order");
+	tap_eq_int(parse("  0\t10\n0 0\n"), 2, "parse: any whitespace separates, trailing newline ok");
+	tap_eq_int(led_pattern_parse("0 1000 255", 255, t, 8, &bad), -EINVAL,
+		   "parse: an odd count of numbers is -EINVAL");
+	tap_eq_str(bad, "", "parse: the odd count is reported at the end of the string");
+	tap_eq_int(led_pattern_parse("0 10 abc 10", 255, t, 8, &bad), -EINVAL,
+		   "parse: a word is -EINVAL");
+	tap_eq_str(bad, "abc 10", "parse: the error points at the word");
+	tap_eq_int(led_pattern_parse("0 10 256 10", 255, t, 8, &bad), -EINVAL,
+		   "parse: a brightness above max_brightness is -EINVAL");
+	tap_eq_str(bad, "256 10", "parse: the error points at the brightness");
+	tap_eq_int(parse("-1 10 0 10"), -EINVAL, "parse: a negative number is -EINVAL");
+	tap_eq_int(parse("0 4294967296 0 10"), -EINVAL, "parse: a number above UINT_MAX is -EINVAL");
+	tap_eq_int(parse("0 4294967295 0 10"), 2, "parse: UINT_MAX is a valid duration");
+	tap_eq_int(parse("10x 10 0 10"), -EINVAL, "parse: digits followed by letters are -EINVAL");
+	tap_eq_int(parse(""), -EINVAL, "parse: an empty pattern is -EINVAL");
+	tap_eq_int(parse(" \n"), -EINVAL, "parse: a blank pattern is -EINVAL");
+
+	big = malloc(4 * 1025 + 1);
+	if (!big)
+		tap_bail("out of memory");
+	for (i = 0; i < 1025; i++)
+		memcpy(big + 4 * i, "1 1 ", 4);
+	big[4 * 1025] = '\0';
+	tap_eq_int(parse(big), -E2BIG, "parse: 1025 tuples are -E2BIG (the kernel keeps 1024)");
+	big[4 * 1024] = '\0';
+	tap_eq_int(parse(big), 1024, "parse: 1024 tuples fit");
+	free(big);
+}
+
+static void test_check(void)
+{
+	const struct led_tuple one[] = { { 100, 50 } };
+	const struct led_tuple zero[] = { { 0, 0 }, { 0, 0 } };
+	const struct led_tuple ok[] = { { 0, 10 }, { 255, 10 } };
+
+	tap_eq_int(led_model_check(one, 1, -1), -EINVAL, "check: a single tuple is -EINVAL");
+	tap_eq_int(led_model_check(zero, 2, -1), -EINVAL, "check: all durations zero is -EINVAL");
+	tap_eq_int(led_model_check(ok, 2, 0), -EINVAL, "check: repeat 0 is -EINVAL");
+	tap_eq_int(led_model_check(ok, 2, -2), -EINVAL, "check: repeat -2 is -EINVAL");
+	tap_eq_int(led_model_check(ok, 2, -1), 0, "check: repeat -1 is valid");
+	tap_eq_int(led_model_check(ok, 2, 7), 0, "check: repeat 7 is valid");
+	tap_eq_int((long long)led_model_cycle_ms(ok, 2), 20, "cycle: the sum of the durations");
+}
+
+static void test_dimming_example(void)
+{
+	unsigned int b;
+	uint64_t end;
+	long n;
+	size_t c;
+	int bad = 0;
+	long k;
+
+	parse("0 1000 255 2000");
+	n = led_model_steps(t, 2, 1, s, N(s));
+	tap_eq_int(n, 20 + 40 + 1, "dimming example: 20 steps up, 40 down, the final end");
+	tap_ok(s[0].t_ms == 0 && s[0].brightness == 0, "dimming example: starts at 0 at time 0");
+	tap_ok(s[1].t_ms == 50 && s[1].brightness == 12,
+	       "dimming example: 50 ms later 50 * 255 / 1000 = 12 (rounded down)");
+	tap_ok(s[19].t_ms == 950 && s[19].brightness == 242, "dimming example: 950 ms: 242");
+	tap_ok(s[20].t_ms == 1000 && s[20].brightness == 255 && s[20].tuple == 1,
+	       "dimming example: the second tuple starts at 1000 ms at 255");
+	tap_ok(s[21].t_ms == 1050 && s[21].brightness == 249,
+	       "dimming example: 1050 ms: 255 - 50 * 255 / 2000 = 249");
+	tap_ok(s[59].t_ms == 2950 && s[59].brightness == 7, "dimming example: 2950 ms: 7");
+	tap_ok(s[60].t_ms == 3000 && s[60].brightness == 0,
+	       "dimming example: a finite pattern ends at the dimming target, 0 at 3000 ms");
+	for (k = 1; k < n; k++)
+		if (s[k].t_ms - s[k - 1].t_ms != 50)
+			bad++;
+	tap_eq_int(bad, 0, "dimming example: every step is 50 ms after the previous one");
+	tap_eq_int(led_model_final(t, 2, 1, &b, &end), 0, "dimming example: final state exists");
+	tap_ok(b == 0 && end == 3000, "dimming example: final brightness 0 at 3000 ms (got %u at %llu)",
+	       b, (unsigned long long)end);
+	c = led_model_changes(s, (size_t)n, 0);
+	tap_eq_int((long long)c, 60, "dimming example: 60 changes seen from an LED at 0");
+
+	n = led_model_steps(t, 2, 3, NULL, 0);
+	tap_eq_int(n, 3 * 60 + 1, "dimming example, repeat 3: 60 steps a cycle plus the end");
+}
+
+static void test_step_example(void)
+{
+	unsigned int b;
+	uint64_t end;
+	long n;
+
+	parse("0 1000 0 0 255 2000 255 0");
+	n = led_model_steps(t, 4, 2, s, N(s));
+	tap_eq_int(n, 4, "step example, repeat 2: 4 steps");
+	tap_ok(s[0].t_ms == 0 && s[0].brightness == 0 && s[1].t_ms == 1000 &&
+	       s[1].brightness == 255 && s[2].t_ms == 3000 && s[2].brightness == 0 &&
+	       s[3].t_ms == 4000 && s[3].brightness == 255,
+	       "step example: off for 1 s, on for 2 s: 0@0 255@1000 0@3000 255@4000");
+	led_model_final(t, 4, 2, &b, &end);
+	tap_ok(b == 255 && end == 6000, "step example: ends on at 6000 ms (got %u at %llu)", b,
+	       (unsigned long long)end);
+	tap_eq_int((long long)led_model_changes(s, 4, 0), 3,
+		   "step example: from an LED at 0 the first step is no change");
+}
+
+static void test_square_wave(void)
+{
+	long n, k;
+	int bad = 0;
+	unsigned int b;
+	uint64_t end;
+
+	parse("255 10 255 0 0 10 0 0");
+	n = led_model_steps(t, 4, 500, s, N(s));
+	tap_eq_int(n, 1000, "square wave 10 ms, repeat 500: 1000 steps");
+	for (k = 0; k < n; k++)
+		if (s[k].t_ms != (uint64_t)k * 10 || s[k].brightness != (k % 2 ? 0u : 255u) ||
+		    s[k].cycle != (uint64_t)k / 2)
+			bad++;
+	tap_eq_int(bad, 0, "square wave: step k at 10 k ms, 255 and 0 in turn, cycle k / 2");
+	led_model_final(t, 4, 500, &b, &end);
+	tap_ok(b == 0 && end == 10000, "square wave: ends off at 10 s");
+	tap_eq_int((long long)led_model_changes(s, 1000, 0), 1000,
+		   "square wave starting at 255: every step is a change");
+
+	parse("0 10 255 10");
+	n = led_model_steps(t, 2, 2, s, N(s));
+	tap_ok(n == 4 && s[1].t_ms == 10 && s[1].brightness == 255 && s[3].t_ms == 30,
+	       "tuples shorter than 50 ms are step changes of their own duration");
+}
+
+static void test_dimming_arithmetic(void)
+{
+	unsigned int b;
+	uint64_t end;
+	long n;
+
+	parse("0 120 255 0");
+	n = led_model_steps(t, 2, 1, s, N(s));
+	tap_ok(n == 4 && s[1].t_ms == 50 && s[1].brightness == 106 && s[2].t_ms == 100 &&
+	       s[2].brightness == 212 && s[3].t_ms == 120 && s[3].brightness == 255,
+	       "a 120 ms ramp: 0, 106, 212, then its target 255 at 120 ms");
+	led_model_final(t, 2, 1, &b, &end);
+	tap_ok(b == 255 && end == 120, "a finite pattern ending in a zero tuple ends where the ramp before it ends");
+
+	parse("200 100 100 100");
+	n = led_model_steps(t, 2, 1, s, N(s));
+	tap_ok(n == 5 && s[1].brightness == 150 && s[2].brightness == 100 && s[3].brightness == 150 &&
+	       s[4].brightness == 200 && s[4].t_ms == 200,
+	       "downward and upward ramps: 200, 150, 100, 150, end 200");
+}
+
+static void test_indefinite(void)
+{
+	long n;
+
+	parse("255 10 255 0 0 10 0 0");
+	n = led_model_steps(t, 4, -1, s, 7);
+	tap_eq_int(n, 7, "repeat -1: as many steps as asked for");
+	tap_ok(s[6].t_ms == 60 && s[6].cycle == 3, "repeat -1: times keep counting across cycles");
+}
+
+static void test_jiffies(void)
+{
+	tap_eq_dbl(led_model_jiffies_ms(10, 250), 12, 1e-9, "jiffies: 10 ms at HZ=250 is 3 ticks, 12 ms");
+	tap_eq_dbl(led_model_jiffies_ms(1, 250), 4, 1e-9, "jiffies: 1 ms at HZ=250 is a whole tick");
+	tap_eq_dbl(led_model_jiffies_ms(50, 250), 52, 1e-9, "jiffies: 50 ms at HZ=250 is 13 ticks");
+	tap_eq_dbl(led_model_jiffies_ms(100, 250), 100, 1e-9, "jiffies: 100 ms at HZ=250 is exact");
+	tap_eq_dbl(led_model_jiffies_ms(10, 1000), 10, 1e-9, "jiffies: 10 ms at HZ=1000 is exact");
+}
+
+int main(void)
+{
+	test_parse();
+	test_check();
+	test_dimming_example();
+	test_step_example();
+	test_square_wave();
+	test_dimming_arithmetic();
+	test_indefinite();
+	test_jiffies();
+	return tap_finish();
+}
