@@ -28,8 +28,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+
 #include "phc.h"
 #include "stats.h"
+#include "taprio_sched.h"
 #include "tap.h"
 #include "timing.h"
 
@@ -41,8 +48,485 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s COMMAND [OPTIONS]\n"
-		"  phc-check [--if IF] [--fresh]  conformance of IF's PTP clock (TAP)\n",
+		"  check FILE                      parse and check a schedule; print it as tc arguments\n"
+		"  apply FILE [--dev DEV] [--base-time next|file|NS] [--no-check]\n"
+		"                                  configure taprio on DEV (eth0) over netlink; on\n"
+		"                                  failure say why (file:line, kernel extack) and\n"
+		"                                  leave no taprio configured\n"
+		"  clear [--dev DEV]               remove a taprio root qdisc from DEV\n"
+		"  phc-check [--if IF] [--fresh]   conformance of IF's PTP clock (TAP)\n"
+		"  trace-check FILE [--dev DEV] [--seconds S]\n"
+		"                                  conformance of the taprio_advance tracepoint\n"
+		"                                  against the schedule, entry by entry (TAP)\n",
 		prog);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Netlink: taprio over rtnetlink with libmnl, extack passed through       */
+
+struct nl {
+	struct mnl_socket *sk;
+	unsigned int portid, seq;
+};
+
+/* Where each attribute of a request came from: for the kernel's bad-attribute offset */
+struct attr_line {
+	size_t off, len;
+	int line;
+};
+
+struct nl_answer {
+	int error;		/* 0 or -errno */
+	char extack[256];
+	long offs;		/* bad attribute offset, -1 when none */
+};
+
+static int nl_open(struct nl *n)
+{
+	int one = 1;
+
+	n->sk = mnl_socket_open(NETLINK_ROUTE);
+	if (!n->sk)
+		return -errno;
+	if (mnl_socket_bind(n->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int err = -errno;
+
+		mnl_socket_close(n->sk);
+		return err;
+	}
+	mnl_socket_setsockopt(n->sk, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(n->sk, NETLINK_CAP_ACK, &one, sizeof(one));
+	n->portid = mnl_socket_get_portid(n->sk);
+	n->seq = (unsigned int)time(NULL);
+	return 0;
+}
+
+static void nl_close(struct nl *n)
+{
+	if (n->sk)
+		mnl_socket_close(n->sk);
+	n->sk = NULL;
+}
+
+static int extack_attr_cb(const struct nlattr *a, void *data)
+{
+	struct nl_answer *ans = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case NLMSGERR_ATTR_MSG:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
+			snprintf(ans->extack, sizeof(ans->extack), "%s", mnl_attr_get_str(a));
+		break;
+	case NLMSGERR_ATTR_OFFS:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
+			ans->offs = (long)mnl_attr_get_u32(a);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* The ack or error of the request with sequence @seq; data messages to @cb */
+static int nl_talk(struct nl *n, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+		   struct nl_answer *ans)
+{
+	char buf[32768];
+	unsigned int seq = req->nlmsg_seq;
+	ssize_t r;
+
+	ans->error = 0;
+	ans->extack[0] = 0;
+	ans->offs = -1;
+	if (mnl_socket_sendto(n->sk, req, req->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+		int left;
+
+		r = mnl_socket_recvfrom(n->sk, buf, sizeof(buf));
+		if (r < 0)
+			return -errno;
+		left = (int)r;
+		for (h = (struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
+			if (h->nlmsg_seq != seq)
+				continue;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
+				unsigned int hlen = sizeof(*e);
+
+				ans->error = e->error;
+				/* With NETLINK_CAP_ACK the request is not echoed */
+				if (!(h->nlmsg_flags & NLM_F_CAPPED))
+					hlen += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+				if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+					mnl_attr_parse(h, hlen, extack_attr_cb, ans);
+				return 0;
+			}
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (cb && cb(h, data) < 0)
+				return -ECANCELED;
+		}
+	}
+}
+
+static struct nlmsghdr *nl_req(struct nl *n, char *buf, uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr *h = mnl_nlmsg_put_header(buf);
+
+	h->nlmsg_type = type;
+	h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	h->nlmsg_seq = ++n->seq;
+	return h;
+}
+
+struct root_qdisc {
+	int ifindex;
+	char kind[32];
+};
+
+static int root_qdisc_cb(const struct nlmsghdr *h, void *data)
+{
+	struct root_qdisc *rq = data;
+	struct tcmsg *tcm = mnl_nlmsg_get_payload(h);
+	struct nlattr *a;
+
+	if (h->nlmsg_type != RTM_NEWQDISC || tcm->tcm_ifindex != rq->ifindex ||
+	    tcm->tcm_parent != TC_H_ROOT)
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, h, sizeof(*tcm))
+		if (mnl_attr_get_type(a) == TCA_KIND &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
+			snprintf(rq->kind, sizeof(rq->kind), "%s", mnl_attr_get_str(a));
+	return MNL_CB_OK;
+}
+
+/* The kind of @ifindex's root qdisc ("" when none) */
+static int root_qdisc_kind(struct nl *n, int ifindex, char *kind, size_t len)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *h = nl_req(n, buf, RTM_GETQDISC, NLM_F_DUMP);
+	struct tcmsg *tcm = mnl_nlmsg_put_extra_header(h, sizeof(*tcm));
+	struct root_qdisc rq = { .ifindex = ifindex };
+	struct nl_answer ans;
+	int err;
+
+	h->nlmsg_flags &= ~NLM_F_ACK;
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	err = nl_talk(n, h, root_qdisc_cb, &rq, &ans);
+	if (!err)
+		err = ans.error;
+	snprintf(kind, len, "%s", rq.kind);
+	return err;
+}
+
+/* Remove the taprio root qdisc of @ifindex, if there is one: 1 removed, 0 none */
+static int taprio_clear(struct nl *n, int ifindex, const char *dev)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], kind[32];
+	struct nlmsghdr *h;
+	struct tcmsg *tcm;
+	struct nl_answer ans;
+	int err = root_qdisc_kind(n, ifindex, kind, sizeof(kind));
+
+	if (err) {
+		fprintf(stderr, "%s: reading the qdiscs of %s: %s\n", prog, dev, strerror(-err));
+		return err;
+	}
+	if (strcmp(kind, "taprio"))
+		return 0;
+	h = nl_req(n, buf, RTM_DELQDISC, 0);
+	tcm = mnl_nlmsg_put_extra_header(h, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	tcm->tcm_parent = TC_H_ROOT;
+	err = nl_talk(n, h, NULL, NULL, &ans);
+	if (!err)
+		err = ans.error;
+	if (err) {
+		fprintf(stderr, "%s: removing taprio from %s: %s%s%s\n", prog, dev, strerror(-err),
+			ans.extack[0] ? ": " : "", ans.extack);
+		return err;
+	}
+	return 1;
+}
+
+static void note_attr(struct attr_line *al, size_t *nal, size_t max, const struct nlmsghdr *h,
+		      const struct nlattr *a, int line)
+{
+	if (*nal < max) {
+		al[*nal].off = (size_t)((const char *)a - (const char *)h);
+		al[*nal].len = a->nla_len;
+		al[*nal].line = line;
+		(*nal)++;
+	}
+}
+
+/* The line of the innermost attribute holding @offs, else 0 */
+static int line_of_offset(const struct attr_line *al, size_t nal, long offs)
+{
+	size_t i;
+	int line = 0;
+	size_t best = 0;
+
+	for (i = 0; i < nal; i++)
+		if (offs >= (long)al[i].off && offs < (long)(al[i].off + al[i].len) &&
+		    al[i].off >= best) {
+			best = al[i].off;
+			line = al[i].line;
+		}
+	return line;
+}
+
+/* The line a kernel message without a bad-attribute offset is about, else 0 */
+static int line_of_message(const struct tsched *s, const char *msg)
+{
+	size_t i;
+
+	if (strstr(msg, "queue mapping") || strstr(msg, "overlap"))
+		return s->line[TSCHED_QUEUES];
+	if (strstr(msg, "priority to traffic class"))
+		return s->line[TSCHED_MAP];
+	if (strstr(msg, "traffic classes") || strstr(msg, "mqprio"))
+		return s->line[TSCHED_NUM_TC];
+	if (strstr(msg, "interval")) {
+		for (i = 0; i < s->n_entries; i++)
+			if (!s->entries[i].interval)
+				return s->entries[i].line;
+		return s->line[TSCHED_SCHED_ENTRY];
+	}
+	if (strstr(msg, "cycle_time"))
+		return s->line[TSCHED_CYCLE_TIME] ? s->line[TSCHED_CYCLE_TIME] :
+						    s->line[TSCHED_SCHED_ENTRY];
+	if (strstr(msg, "clockid"))
+		return s->line[TSCHED_CLOCKID];
+	if (strstr(msg, "flags") || strstr(msg, "offload"))
+		return s->line[TSCHED_FLAGS];
+	if (strstr(msg, "txtime"))
+		return s->line[TSCHED_TXTIME_DELAY];
+	return 0;
+}
+
+/*
+ * taprio_apply - configure @s on @ifindex (tc qdisc replace ... root taprio)
+ * with base time @base. Returns 0, or -errno with "FILE:LINE: reason" in @err.
+ */
+static int taprio_apply(struct nl *n, int ifindex, const char *dev, const struct tsched *s,
+			int64_t base, char *err, size_t errlen)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	struct attr_line al[3 * TSCHED_MAX_ENTRIES + 32];
+	struct tc_mqprio_qopt qopt = { 0 };
+	struct nlattr *opts, *list, *e, *a;
+	struct nlmsghdr *h;
+	struct tcmsg *tcm;
+	struct nl_answer ans;
+	size_t nal = 0, i;
+	int rc, line;
+
+	h = nl_req(n, buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
+	tcm = mnl_nlmsg_put_extra_header(h, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = ifindex;
+	tcm->tcm_parent = TC_H_ROOT;
+	mnl_attr_put_strz(h, TCA_KIND, "taprio");
+	opts = mnl_attr_nest_start(h, TCA_OPTIONS);
+
+	qopt.num_tc = (uint8_t)s->num_tc;
+	memcpy(qopt.prio_tc_map, s->map, (size_t)s->n_map);
+	for (i = 0; i < (size_t)s->n_queues; i++) {
+		qopt.count[i] = s->count[i];
+		qopt.offset[i] = s->offset[i];
+	}
+	a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+	mnl_attr_put(h, TCA_TAPRIO_ATTR_PRIOMAP, sizeof(qopt), &qopt);
+	note_attr(al, &nal, ARRAY_SIZE(al), h, a,
+		  s->line[TSCHED_QUEUES] ? s->line[TSCHED_QUEUES] : s->line[TSCHED_NUM_TC]);
+	if (s->clockid >= 0) {
+		a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+		mnl_attr_put_u32(h, TCA_TAPRIO_ATTR_SCHED_CLOCKID, (uint32_t)s->clockid);
+		note_attr(al, &nal, ARRAY_SIZE(al), h, a, s->line[TSCHED_CLOCKID]);
+	}
+	a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+	mnl_attr_put_u64(h, TCA_TAPRIO_ATTR_SCHED_BASE_TIME, (uint64_t)base);
+	note_attr(al, &nal, ARRAY_SIZE(al), h, a, s->line[TSCHED_BASE_TIME]);
+	list = mnl_attr_nest_start(h, TCA_TAPRIO_ATTR_SCHED_ENTRY_LIST);
+	for (i = 0; i < s->n_entries; i++) {
+		e = mnl_attr_nest_start(h, TCA_TAPRIO_SCHED_ENTRY);
+		mnl_attr_put_u8(h, TCA_TAPRIO_SCHED_ENTRY_CMD, s->entries[i].command);
+		mnl_attr_put_u32(h, TCA_TAPRIO_SCHED_ENTRY_GATE_MASK, s->entries[i].gate_mask);
+		mnl_attr_put_u32(h, TCA_TAPRIO_SCHED_ENTRY_INTERVAL, s->entries[i].interval);
+		mnl_attr_nest_end(h, e);
+		note_attr(al, &nal, ARRAY_SIZE(al), h, e, s->entries[i].line);
+	}
+	mnl_attr_nest_end(h, list);
+	if (s->line[TSCHED_CYCLE_TIME]) {
+		a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+		mnl_attr_put_u64(h, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME, (uint64_t)s->cycle_time);
+		note_attr(al, &nal, ARRAY_SIZE(al), h, a, s->line[TSCHED_CYCLE_TIME]);
+	}
+	if (s->line[TSCHED_CYCLE_TIME_EXT]) {
+		a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+		mnl_attr_put_u64(h, TCA_TAPRIO_ATTR_SCHED_CYCLE_TIME_EXTENSION,
+				 (uint64_t)s->cycle_time_ext);
+		note_attr(al, &nal, ARRAY_SIZE(al), h, a, s->line[TSCHED_CYCLE_TIME_EXT]);
+	}
+	if (s->line[TSCHED_FLAGS]) {
+		a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+		mnl_attr_put_u32(h, TCA_TAPRIO_ATTR_FLAGS, s->flags);
+		note_attr(al, &nal, ARRAY_SIZE(al), h, a, s->line[TSCHED_FLAGS]);
+	}
+	if (s->line[TSCHED_TXTIME_DELAY]) {
+		a = (struct nlattr *)mnl_nlmsg_get_payload_tail(h);
+		mnl_attr_put_u32(h, TCA_TAPRIO_ATTR_TXTIME_DELAY, s->txtime_delay);
+		note_attr(al, &nal, ARRAY_SIZE(al), h, a, s->line[TSCHED_TXTIME_DELAY]);
+	}
+	mnl_attr_nest_end(h, opts);
+
+	rc = nl_talk(n, h, NULL, NULL, &ans);
+	if (rc) {
+		snprintf(err, errlen, "%s: netlink to the kernel failed: %s", s->file, strerror(-rc));
+		return rc;
+	}
+	if (!ans.error)
+		return 0;
+	line = ans.offs >= 0 ? line_of_offset(al, nal, ans.offs) : 0;
+	if (!line)
+		line = line_of_message(s, ans.extack);
+	if (line)
+		snprintf(err, errlen, "%s:%d: the kernel refused the schedule on %s: %s (%s)",
+			 s->file, line, dev, ans.extack[0] ? ans.extack : "no message",
+			 strerror(-ans.error));
+	else
+		snprintf(err, errlen, "%s: the kernel refused the schedule on %s: %s (%s)",
+			 s->file, dev, ans.extack[0] ? ans.extack : "no message",
+			 strerror(-ans.error));
+	return ans.error;
+}
+
+/* The base time to configure: the file's, or the next cycle start >= now + 100 ms */
+static int64_t choose_base(const struct tsched *s, const char *how, clockid_t clk)
+{
+	int64_t now = (int64_t)clock_ns(clk), c = tsched_cycle(s);
+
+	if (!strcmp(how, "file"))
+		return s->base_time;
+	if (strcmp(how, "next"))
+		return strtoll(how, NULL, 10);
+	/* Aligned to a multiple of the cycle, as base-time 0 would give */
+	return c > 0 ? tsched_next_cycle_start(s, 0, now + 100000000) : now;
+}
+
+static int dev_index(const char *dev)
+{
+	int i = (int)if_nametoindex(dev);
+
+	if (!i)
+		fprintf(stderr, "%s: no interface %s: %s\n", prog, dev, strerror(errno));
+	return i;
+}
+
+static int load_schedule(const char *path, struct tsched *s, bool check)
+{
+	char err[512];
+
+	if (tsched_parse_file(path, s, err, sizeof(err)) ||
+	    (check && tsched_check(s, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct tsched sched;
+
+static int cmd_check(int argc, char **argv)
+{
+	char buf[8192];
+
+	if (argc != 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (load_schedule(argv[1], &sched, true))
+		return 1;
+	tsched_format(&sched, sched.base_time, buf, sizeof(buf));
+	printf("%s\n", buf);
+	return 0;
+}
+
+static int cmd_apply(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dev", required_argument, NULL, 'd' },
+		{ "base-time", required_argument, NULL, 'b' },
+		{ "no-check", no_argument, NULL, 'n' },
+		{ 0 },
+	};
+	const char *dev = "eth0", *how = "next";
+	bool check = true;
+	char err[1024];
+	struct nl n = { 0 };
+	int ifindex, o, rc, cleared;
+	int64_t base;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'b':
+			how = optarg;
+			break;
+		case 'n':
+			check = false;
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	ifindex = dev_index(dev);
+	if (!ifindex)
+		return 1;
+	if ((rc = nl_open(&n))) {
+		fprintf(stderr, "%s: netlink socket: %s\n", prog, strerror(-rc));
+		return 1;
+	}
+	rc = load_schedule(argv[optind], &sched, check);
+	if (!rc) {
+		base = choose_base(&sched, how, sched.clockid >= 0 ? sched.clockid : CLOCK_TAI);
+		rc = taprio_apply(&n, ifindex, dev, &sched, base, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "%s\n", err);
+		else
+			printf("base-time %" PRId64 "\n", base);
+	}
+	if (rc) {
+		/* Nothing of ours stays configured after a failure */
+		cleared = taprio_clear(&n, ifindex, dev);
+		fprintf(stderr, "%s: %s\n", dev, cleared == 1 ? "the taprio qdisc there was removed: "
+			"no taprio is configured" : "no taprio is configured");
+	}
+	nl_close(&n);
+	return rc ? 1 : 0;
+}
+
+static int cmd_clear(int argc, char **argv)
+{
+	const char *dev = argc > 2 && !strcmp(argv[1], "--dev") ? argv[2] : "eth0";
+	struct nl n = { 0 };
+	int ifindex = dev_index(dev), rc;
+
+	if (!ifindex || nl_open(&n))
+		return 1;
+	rc = taprio_clear(&n, ifindex, dev);
+	nl_close(&n);
+	return rc < 0 ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -602,6 +1086,212 @@ static int cmd_phc_check(int argc, char **argv)
 	return tap_finish();
 }
 
+/* ---------------------------------------------------------------------- */
+/* trace-check: taprio_advance follows the schedule entry by entry         */
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static int tracefs_write(const char *file, const char *val)
+{
+	char path[256];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		rc = -EIO;
+	if (fclose(f))
+		rc = -errno;
+	return rc;
+}
+
+struct advance {
+	int index;
+	unsigned int gate_mask, interval;
+	int64_t start, end, now;
+};
+
+/* taprio_advance lines of the trace buffer for @dev */
+static size_t read_advances(const char *dev, struct advance **out)
+{
+	char line[1024], want[64];
+	struct advance *a = NULL;
+	size_t n = 0, cap = 0;
+	FILE *f = fopen(TRACEFS "/trace", "r");
+
+	*out = NULL;
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), "taprio_advance: dev=%s ", dev);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, want);
+		struct advance x;
+
+		if (!p)
+			continue;
+		if (sscanf(p + strlen(want),
+			   "entry=%d gate_mask=%x interval=%u start=%" SCNd64 " end=%" SCNd64
+			   " now=%" SCNd64, &x.index, &x.gate_mask, &x.interval, &x.start, &x.end,
+			   &x.now) != 6)
+			continue;
+		if (n == cap) {
+			struct advance *na;
+
+			cap = cap ? cap * 2 : 1024;
+			na = realloc(a, cap * sizeof(*a));
+			if (!na)
+				break;
+			a = na;
+		}
+		a[n++] = x;
+	}
+	fclose(f);
+	*out = a;
+	return n;
+}
+
+static int cmd_trace_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dev", required_argument, NULL, 'd' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ 0 },
+	};
+	const char *dev = "eth0";
+	double secs = 1.0;
+	char err[1024];
+	struct nl n = { 0 };
+	struct advance *a;
+	size_t na, i, bad_seq = 0, bad_gate = 0, bad_start = 0, bad_grid = 0, early = 0;
+	size_t first_bad = SIZE_MAX;
+	double *late;
+	struct stats st = { 0 };
+	int64_t base, c, t0, t1, expected;
+	int ifindex, o;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 's':
+			secs = atof(optarg);
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (access(TRACEFS "/events/taprio/taprio_advance", F_OK)) {
+		tap_skip("this kernel has no taprio:taprio_advance tracepoint (stock kernel?)",
+			 "advance events follow the schedule");
+		return tap_finish();
+	}
+	if (load_schedule(argv[optind], &sched, true))
+		tap_bail("the schedule %s is not valid", argv[optind]);
+	ifindex = dev_index(dev);
+	if (!ifindex || nl_open(&n))
+		tap_bail("no netlink to %s", dev);
+	c = tsched_cycle(&sched);
+	base = choose_base(&sched, "next", sched.clockid);
+	tracefs_write("events/taprio/taprio_advance/enable", "0");
+	tracefs_write("trace", "");
+	if (!tap_ok(!taprio_apply(&n, ifindex, dev, &sched, base, err, sizeof(err)),
+		    "the schedule %s is configured on %s", sched.file, dev))
+		tap_bail("%s", err);
+	/* Record whole cycles from the base time on */
+	sleep_until_ns((clockid_t)sched.clockid, (uint64_t)base - 20000000);
+	tap_eq_int(tracefs_write("events/taprio/taprio_advance/enable", "1"), 0,
+		   "taprio:taprio_advance can be enabled in tracefs");
+	t0 = (int64_t)clock_ns((clockid_t)sched.clockid);
+	sleep_ns((uint64_t)(secs * 1e9));
+	tracefs_write("events/taprio/taprio_advance/enable", "0");
+	t1 = (int64_t)clock_ns((clockid_t)sched.clockid);
+	taprio_clear(&n, ifindex, dev);
+	nl_close(&n);
+
+	na = read_advances(dev, &a);
+	/* Entries that started while the event was on (the first starts at base) */
+	expected = (t1 - (t0 > base ? t0 : base)) / c * (int64_t)sched.n_entries;
+	tap_ok((int64_t)na >= expected * 9 / 10 && na > sched.n_entries,
+	       "advance events were recorded for about %.1f s of the schedule: expected about "
+	       "%" PRId64 ", got %zu", secs, expected, na);
+	if (na < 2) {
+		free(a);
+		return tap_finish();
+	}
+	late = calloc(na, sizeof(*late));
+	for (i = 0; i < na; i++) {
+		const struct advance *x = &a[i];
+		int k = x->index;
+		int64_t want_start, want_end, cstart;
+		bool bad = false;
+
+		if (k < 0 || (size_t)k >= sched.n_entries) {
+			bad_gate++;
+			bad = true;
+			continue;
+		}
+		if (x->gate_mask != sched.entries[k].gate_mask ||
+		    x->interval != sched.entries[k].interval) {
+			bad_gate++;
+			bad = true;
+		}
+		if (i > 0 && (size_t)k != ((size_t)a[i - 1].index + 1) % sched.n_entries) {
+			bad_seq++;
+			bad = true;
+		}
+		if (i > 0 && x->start != a[i - 1].end) {
+			bad_start++;
+			bad = true;
+		}
+		/* On the grid: the entry starts at its offset in a cycle from base */
+		cstart = base + (x->start - base) / c * c;
+		want_start = cstart + tsched_entry_offset(&sched, (size_t)k);
+		want_end = want_start + sched.entries[k].interval;
+		if (want_end > cstart + c)
+			want_end = cstart + c;
+		if (x->start < base || x->start != want_start || x->end != want_end) {
+			bad_grid++;
+			bad = true;
+		}
+		if (x->now < x->start) {
+			early++;
+			bad = true;
+		}
+		if (bad && first_bad == SIZE_MAX)
+			first_bad = i;
+		late[i] = (double)(x->now - x->start) / 1e3;
+	}
+	tap_eq_int((long long)bad_seq, 0, "advance events follow the schedule entry by entry "
+		   "(each is the entry after the last, wrapping at the end of the list)");
+	tap_eq_int((long long)bad_gate, 0, "each event's gate mask and interval are its entry's");
+	tap_eq_int((long long)bad_start, 0, "each entry starts where the last one ended");
+	tap_eq_int((long long)bad_grid, 0, "each entry starts and ends on the schedule's grid "
+		   "(base-time + k * cycle + its offset)");
+	tap_eq_int((long long)early, 0, "no advance runs before its entry's start");
+	if (first_bad != SIZE_MAX) {
+		const struct advance *x = &a[first_bad];
+
+		tap_diag("first event off the schedule (#%zu): entry=%d gate_mask=0x%x interval=%u "
+			 "start=%" PRId64 " end=%" PRId64 " now=%" PRId64, first_bad, x->index,
+			 x->gate_mask, x->interval, x->start, x->end, x->now);
+	}
+	stats_compute(late, na, &st);
+	tap_diag("advance lateness over %zu events: p50 %.1f us, p99 %.1f us, max %.1f us",
+		 na, st.median, st.p99, st.max);
+	free(late);
+	free(a);
+	return tap_finish();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -614,6 +1304,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "phc-check"))
 		return cmd_phc_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "apply"))
+		return cmd_apply(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "clear"))
+		return cmd_clear(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "trace-check"))
+		return cmd_trace_check(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
 	usage(stderr);
 	return 2;

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Conformance of the taprio lab in the guest, as TAP: schedule files in tc's
+# syntax configure taprio over netlink (and with tc itself); malformed
+# schedules are refused with the file, the line and the reason (the kernel's
+# extack where the kernel refused) and leave no taprio configured; the
+# taprio:taprio_advance tracepoint (kernel patch 0012) follows the schedule
+# entry by entry.
+set -eu
+
+n=0
+check() { # check WHAT EXPECTED GOT
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1: expected '$2', got '$3'"
+	fi
+}
+# renumber FILE: fold another TAP stream into this one (bash only: every
+# exec costs a second under TCG)
+renumber() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "* | "not ok "*)
+			n=$((n + 1))
+			[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
+			echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
+			;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
+root_kind() {
+	tc qdisc show dev eth0 root | awk 'NR == 1 {print $2}'
+}
+
+taprio=$LAB_SRC/build/taprio
+good=$LAB_SRC/workloads/schedules/three-class-10ms.sched
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; "$taprio" clear --dev eth0 >/dev/null 2>&1 || true' EXIT
+
+# A good schedule, over netlink and with tc
+out=$("$taprio" apply "$good" 2>&1) && rc=0 || rc=$?
+check "taprio apply configures $(basename "$good") over netlink (output: $out)" 0 "$rc"
+check "the root qdisc of eth0 is taprio" taprio "$(root_kind)"
+# shellcheck disable=SC2046 # the file's words are tc's arguments
+tc qdisc replace dev eth0 parent root taprio $(cut -d'#' -f1 "$good") 2>"$tmp/tc.err" && rc=0 || rc=$?
+check "the same file configures taprio with tc qdisc replace ... taprio \$(cut -d'#' -f1 FILE) ($(cat "$tmp/tc.err"))" 0 "$rc"
+"$taprio" clear --dev eth0
+check "taprio clear removes it" mq "$(root_kind)"
+
+# Malformed schedules: each file says what it expects
+cd "$LAB_SRC/tests/guest/taprio-bad"
+for f in *.sched; do
+	want=$(sed -n 's/^# expect: //p' "$f")
+	read -r -a opts <<<"$(sed -n 's/^# options: //p' "$f")"
+	"$taprio" apply "$good" >/dev/null 2>&1 || true
+	"$taprio" apply "${opts[@]}" "$f" >"$tmp/out" 2>"$tmp/err" && rc=0 || rc=$?
+	check "$f is refused (exit 1)" 1 "$rc"
+	check "$f: the error names the file, the line and the reason" "$want" "$(head -1 "$tmp/err")"
+	check "$f: no taprio is left configured after the failure" mq "$(root_kind)"
+done
+cd "$LAB_SRC"
+
+# The advance tracepoint follows the schedule entry by entry
+"$taprio" trace-check "$good" --seconds 1 >"$tmp/trace.tap" 2>&1 || true
+renumber "$tmp/trace.tap"
+check "no taprio is left configured after trace-check" mq "$(root_kind)"
+echo "1..$n"
