@@ -190,6 +190,6 @@ double led_model_jiffies_ms(unsigned int ms, unsigned int hz)
 
 	if (!hz)
 		return 0;
-	ticks = ((unsigned long long)ms * hz + 999) / 1000;
+	ticks = ((unsigned long long)ms * hz + 999) / 1000 + 1;
 	return (double)ticks * 1000.0 / hz;
 }

@@ -102,9 +102,13 @@ int led_model_final(const struct led_tuple *t, size_t n, int repeat,
 size_t led_model_changes(struct led_step *s, size_t n, unsigned int initial);
 
 /*
- * led_model_jiffies_ms - the interval the 6.1 software pattern asks of a
- * jiffies timer for a step of @ms at @hz: msecs_to_jiffies(ms) ticks, the
- * duration rounded up to whole ticks, in ms. Lateness comes on top.
+ * led_model_jiffies_ms - the shortest interval the 6.1 software pattern
+ * gets for a step of @ms at @hz, in ms: it re-arms with mod_timer(jiffies +
+ * msecs_to_jiffies(ms)), the duration rounded up to whole ticks, and the
+ * timer wheel runs a timer one tick after its expiry at the earliest
+ * (calc_index() in kernel/time/timer.c rounds the expiry up by a granule,
+ * so that no timer fires early). At HZ=250 a 10 ms step takes 3 + 1 ticks,
+ * 16 ms. Lateness comes on top. 0 when @hz is 0.
  */
 double led_model_jiffies_ms(unsigned int ms, unsigned int hz);
 

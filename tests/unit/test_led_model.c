@@ -3,7 +3,7 @@
  * Unit tests of bench/led_model.c, the expected timeline of an LED pattern:
  * parsing like the sysfs files, the ABI document's two examples, the
  * workload's square waves, dimming arithmetic, repeat and the final
- * brightness, and the jiffies rounding of the 6.1 software pattern.
+ * brightness, and the tick rounding of the 6.1 software pattern.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -193,11 +193,13 @@ static void test_indefinite(void)
 
 static void test_jiffies(void)
 {
-	tap_eq_dbl(led_model_jiffies_ms(10, 250), 12, 1e-9, "jiffies: 10 ms at HZ=250 is 3 ticks, 12 ms");
-	tap_eq_dbl(led_model_jiffies_ms(1, 250), 4, 1e-9, "jiffies: 1 ms at HZ=250 is a whole tick");
-	tap_eq_dbl(led_model_jiffies_ms(50, 250), 52, 1e-9, "jiffies: 50 ms at HZ=250 is 13 ticks");
-	tap_eq_dbl(led_model_jiffies_ms(100, 250), 100, 1e-9, "jiffies: 100 ms at HZ=250 is exact");
-	tap_eq_dbl(led_model_jiffies_ms(10, 1000), 10, 1e-9, "jiffies: 10 ms at HZ=1000 is exact");
+	tap_eq_dbl(led_model_jiffies_ms(10, 250), 16, 1e-9,
+		   "jiffies: 10 ms at HZ=250 is 3 ticks, plus the wheel's 1: 16 ms");
+	tap_eq_dbl(led_model_jiffies_ms(1, 250), 8, 1e-9, "jiffies: 1 ms at HZ=250 is 1 + 1 ticks, 8 ms");
+	tap_eq_dbl(led_model_jiffies_ms(50, 250), 56, 1e-9, "jiffies: 50 ms at HZ=250 is 13 + 1 ticks");
+	tap_eq_dbl(led_model_jiffies_ms(100, 250), 104, 1e-9, "jiffies: 100 ms at HZ=250 is 25 + 1 ticks");
+	tap_eq_dbl(led_model_jiffies_ms(10, 1000), 11, 1e-9, "jiffies: 10 ms at HZ=1000 is 10 + 1 ticks");
+	tap_eq_dbl(led_model_jiffies_ms(10, 0), 0, 0, "jiffies: unknown HZ gives 0");
 }
 
 int main(void)
