@@ -1,0 +1,33 @@
+# ledjitter: cumulative drift over cycles (kernel observer, idle guest): the
+# error of the first step of every cycle of the square wave, for each step
+# duration that ran, pattern against hr_pattern. pattern's error grows with
+# every cycle; hr_pattern's stays at its lateness.
+# input: ledjitter/drift.csv
+load 'plots/common.gp'
+data = rundir.'/ledjitter/drift.csv'
+sel(mode, step) = (strcol(1) eq mode && column(2) == step && strcol(3) eq 'idle' && strcol(4) eq 'kernel')
+clamp(x) = (abs(x) < 0.01 ? 0.01 : abs(x))
+colour(s) = (s eq '1' ? '#ee6677' : s eq '5' ? '#aa3377' : s eq '10' ? '#ccbb44' : \
+	     s eq '50' ? '#228833' : '#4477aa')
+# the step durations in the run (the quick profile has 1, 10 and 100 ms)
+steps = ''
+do for [s in '1 5 10 50 100'] {
+	undefine STATS_records
+	stats data skip 1 using (strcol(3) eq 'idle' && column(2) == s + 0 ? 1 : NaN) nooutput
+	if (exists("STATS_records") && STATS_records > 0) { steps = steps.' '.s }
+}
+set title 'ledjitter: cumulative drift over cycles, idle guest, kernel observer'
+set xlabel 'cycle (2 steps each)'
+set ylabel '|error| at the cycle start [ms] (log scale)'
+set logscale y
+set format y '%g'
+set yrange [0.01:1e6]
+set key top left maxrows 3
+plot for [s in steps] data skip 1 \
+	using (sel('pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \
+	lw 2 dt 1 lc rgb colour(s) title sprintf('pattern, %s ms steps', s), \
+     for [s in steps] data skip 1 \
+	using (sel('hr_pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \
+	lw 1 dt 1 lc rgb colour(s) title sprintf('hr_pattern, %s ms steps (thin)', s)
+out = rundir.'/ledjitter/drift'
+@save
