@@ -311,7 +311,7 @@ static void parse_bench(int argc, char **argv, struct cfg *c)
 		c->prog_k = 64;
 		c->prog_repeat = 2;
 		c->cont_repeat = 16;
-		c->window_s = 0.3;
+		c->window_s = 0.2;
 	} else if (!strcmp(c->profile, "full")) {
 		c->samples = 30;
 		c->warmup = 5;
