@@ -99,6 +99,13 @@ static const char *errname(int e)
 	}
 }
 
+/* Out of memory in user space: say where, and stop */
+static void __attribute__((noreturn)) oom(const char *where, size_t bytes)
+{
+	fprintf(stderr, "bpfqs: out of memory in %s (%zu bytes): %s\n", where, bytes, strerror(errno));
+	exit(1);
+}
+
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)
@@ -901,10 +908,8 @@ static struct series *series_new(const char *metric, const char *unit, enum kind
 	struct series *s = calloc(1, sizeof(*s));
 	struct series **grown = realloc(all_series, (n_series + 1) * sizeof(*all_series));
 
-	if (!s || !grown || !(s->x = calloc(cap, sizeof(double))) || !(s->aux = calloc(cap, sizeof(double)))) {
-		perror("bpfqs: out of memory");
-		exit(1);
-	}
+	if (!s || !grown || !(s->x = calloc(cap, sizeof(double))) || !(s->aux = calloc(cap, sizeof(double))))
+		oom("series_new", cap * sizeof(double));
 	all_series = grown;
 	all_series[n_series++] = s;
 	s->metric = metric;
@@ -1023,10 +1028,8 @@ static double median_of(const double *x, size_t n)
 {
 	double *t = malloc(n * sizeof(double)), m;
 
-	if (!t) {
-		perror("bpfqs: out of memory");
-		exit(1);
-	}
+	if (!t)
+		oom("median_of", n * sizeof(double));
 	memcpy(t, x, n * sizeof(double));
 	m = median_inplace(t, n);
 	free(t);
@@ -1162,10 +1165,8 @@ static struct unit *unit_new(bool prog, enum kind k, unsigned int vsize, const s
 	struct unit *grown = realloc(units, (n_units + 1) * sizeof(*units)), *u;
 	size_t j;
 
-	if (!grown) {
-		perror("bpfqs: out of memory");
-		exit(1);
-	}
+	if (!grown)
+		oom("unit_new", (n_units + 1) * sizeof(*units));
 	units = grown;
 	u = &units[n_units++];
 	memset(u, 0, sizeof(*u));
@@ -1178,15 +1179,11 @@ static struct unit *unit_new(bool prog, enum kind k, unsigned int vsize, const s
 		if (!u->op[j])
 			break;
 		u->nops++;
-		if (!(u->v[j] = calloc(p->rounds, sizeof(double)))) {
-			perror("bpfqs: out of memory");
-			exit(1);
-		}
+		if (!(u->v[j] = calloc(p->rounds, sizeof(double))))
+			oom("unit_new", p->rounds * sizeof(double));
 	}
-	if (prog && !(u->empty = calloc(p->rounds, sizeof(double)))) {
-		perror("bpfqs: out of memory");
-		exit(1);
-	}
+	if (prog && !(u->empty = calloc(p->rounds, sizeof(double))))
+		oom("unit_new", p->rounds * sizeof(double));
 	return u;
 }
 
@@ -1199,9 +1196,8 @@ static struct unit *unit_new(bool prog, enum kind k, unsigned int vsize, const s
  * on the same map was as usual; a value straddling a page boundary was
  * tested and ruled out, the cause is unknown. With a new map now and then
  * such a placement effect varies between the batches of a sample instead of
- * biasing a whole figure. Not every round: a closed map is freed later by a
- * kworker, and a new map per round (7200 in the quick profile) ran the
- * guest out of memory.
+ * biasing a whole figure. Not every round: each closed map is freed later
+ * by a kworker, work beside the measurement that fewer maps keep small.
  */
 #define MAP_ROUNDS 30
 
@@ -1450,6 +1446,7 @@ static void unit_free(struct unit *u)
 static void units_to_series(const struct plan *p)
 {
 	size_t i, j, s, r, total = p->warmup + p->samples, en;
+	const double *ek;
 
 	for (i = 0; i < n_units; i++) {
 		struct unit *u = &units[i];
@@ -1468,7 +1465,8 @@ static void units_to_series(const struct plan *p)
 			}
 			for (r = 0; r < p->rounds; r++)
 				n_anomalies += u->empty[r] < floor;
-			empty = median_of(kept(e, &en), en);
+			ek = kept(e, &en);	/* sets en: not in the same call (unspecified order) */
+			empty = median_of(ek, en);
 			e->empty_ns = empty;
 		}
 		for (j = 0; j < u->nops; j++) {
@@ -1798,10 +1796,8 @@ static size_t *series_sorted(void)
 {
 	size_t *ix = malloc((n_series ? n_series : 1) * sizeof(*ix)), i;
 
-	if (!ix) {
-		perror("bpfqs: out of memory");
-		exit(1);
-	}
+	if (!ix)
+		oom("series_sorted", n_series * sizeof(*ix));
 	for (i = 0; i < n_series; i++)
 		ix[i] = i;
 	qsort(ix, n_series, sizeof(*ix), cmp_series);
