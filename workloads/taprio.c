@@ -29,11 +29,18 @@
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
+#include <linux/errqueue.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 
+#include "output.h"
 #include "phc.h"
 #include "stats.h"
 #include "taprio_sched.h"
@@ -55,6 +62,14 @@ static void usage(FILE *f)
 		"                                  leave no taprio configured\n"
 		"  clear [--dev DEV]               remove a taprio root qdisc from DEV\n"
 		"  phc-check [--if IF] [--fresh]   conformance of IF's PTP clock (TAP)\n"
+		"  run FILE --out DIR [--dev DEV] [--count N] [--rate PPS] [--sizes B,B..]\n"
+		"      [--dst IP] [--port P] [--rx-netns NS] [--sync-threshold NS]\n"
+		"                                  configure FILE, send N packets per class at PPS\n"
+		"                                  (random phase), receive in NS, write packets.csv,\n"
+		"                                  gates.csv, run-info.csv, sync-workload.csv\n"
+		"  set-tai SECONDS                 set the kernel's TAI offset (CLOCK_TAI - REALTIME)\n"
+		"  tai-mono                        print CLOCK_TAI - CLOCK_MONOTONIC in ns\n"
+		"  report DIR [--failed REASON]    summary.json of a run directory from its CSV files\n"
 		"  trace-check FILE [--dev DEV] [--seconds S]\n"
 		"                                  conformance of the taprio_advance tracepoint\n"
 		"                                  against the schedule, entry by entry (TAP)\n",
@@ -1087,6 +1102,849 @@ static int cmd_phc_check(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------------- */
+/* run: packets per class through the gates, timestamped at every step     */
+
+#define PKT_MAGIC 0x54415052u	/* "TAPR" */
+
+struct pkt_hdr {
+	uint32_t magic;
+	uint16_t tc;
+	uint16_t size;
+	uint32_t seq;
+	uint32_t pad;
+	int64_t wake_ns;
+};
+
+struct prec {
+	int64_t wake, sched, tx, rx;	/* TAI ns, 0 when missing */
+	uint16_t size;
+	bool sent;
+};
+
+struct run {
+	const struct tsched *s;
+	const char *dev, *netns;
+	struct in_addr dst;
+	int port;
+	size_t count;
+	double rate;
+	int sizes[16], n_sizes;
+	int64_t base, start, tai_off;	/* tai_off: CLOCK_TAI - CLOCK_REALTIME */
+	struct prec *rec[TSCHED_MAX_TC];
+	volatile bool senders_done, stop;
+	size_t received, lost_errq;
+	int phc_fd;
+	FILE *sync;
+	pthread_mutex_t lock;
+};
+
+static int64_t tai_offset_ns(void)
+{
+	struct timex tx = { .modes = 0 };
+
+	if (adjtimex(&tx) < 0)
+		return 0;
+	return (int64_t)tx.tai * 1000000000;
+}
+
+static int64_t pct_to_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* Read the TX timestamps waiting on @fd's error queue into @rec */
+static void drain_errqueue(int fd, struct prec *rec, size_t count, int64_t tai_off)
+{
+	for (;;) {
+		char ctrl[512];
+		struct msghdr m = { .msg_control = ctrl, .msg_controllen = sizeof(ctrl) };
+		struct scm_timestamping *tss = NULL;
+		struct sock_extended_err *ee = NULL;
+		struct cmsghdr *c;
+
+		if (recvmsg(fd, &m, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING)
+				tss = (struct scm_timestamping *)CMSG_DATA(c);
+			else if ((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
+				 (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR))
+				ee = (struct sock_extended_err *)CMSG_DATA(c);
+		}
+		if (!tss || !ee || ee->ee_origin != SO_EE_ORIGIN_TIMESTAMPING ||
+		    ee->ee_data >= count)
+			continue;
+		if (ee->ee_info == SCM_TSTAMP_SCHED)
+			rec[ee->ee_data].sched = pct_to_ns(&tss->ts[0]) + tai_off;
+		else if (ee->ee_info == SCM_TSTAMP_SND)
+			rec[ee->ee_data].tx = pct_to_ns(&tss->ts[0]) + tai_off;
+	}
+}
+
+struct sender_arg {
+	struct run *r;
+	int tc;
+};
+
+static void *sender(void *p)
+{
+	struct sender_arg *a = p;
+	struct run *r = a->r;
+	struct prec *rec = r->rec[a->tc];
+	int prio = tsched_prio_of_tc(r->s, a->tc), fd;
+	unsigned int tsflags = SOF_TIMESTAMPING_TX_SCHED | SOF_TIMESTAMPING_TX_SOFTWARE |
+			       SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
+			       SOF_TIMESTAMPING_OPT_TSONLY;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = r->dst,
+				  .sin_port = htons((uint16_t)r->port) };
+	int64_t period = (int64_t)(1e9 / r->rate);
+	unsigned int seed = 12345u + (unsigned int)a->tc * 7919u;
+	char buf[2048] = { 0 };
+	size_t i;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &tsflags, sizeof(tsflags)) ||
+	    connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "%s: sender of class %d: %s\n", prog, a->tc, strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < r->count && !r->stop; i++) {
+		struct pkt_hdr *h = (struct pkt_hdr *)buf;
+		int64_t at = r->start + (int64_t)i * period + (int64_t)(rand_r(&seed) % period);
+		size_t size = (size_t)r->sizes[i % (size_t)r->n_sizes];
+
+		sleep_until_ns(CLOCK_TAI, (uint64_t)at);
+		rec[i].wake = (int64_t)clock_ns(CLOCK_TAI);
+		h->magic = PKT_MAGIC;
+		h->tc = (uint16_t)a->tc;
+		h->size = (uint16_t)size;
+		h->seq = (uint32_t)i;
+		h->wake_ns = rec[i].wake;
+		rec[i].size = (uint16_t)size;
+		if (send(fd, buf, size, 0) == (ssize_t)size)
+			rec[i].sent = true;
+		drain_errqueue(fd, rec, r->count, r->tai_off);
+	}
+	/* The last packets may wait for their gate: up to a second more */
+	for (i = 0; i < 100; i++) {
+		sleep_ns(10000000);
+		drain_errqueue(fd, rec, r->count, r->tai_off);
+	}
+	close(fd);
+	return NULL;
+}
+
+static void *receiver(void *p)
+{
+	struct run *r = p;
+	unsigned int tsflags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)r->port) };
+	int bufsz = 4 << 20, fd, nsfd = -1, idle = 0;
+	char path[128];
+
+	if (r->netns && *r->netns) {
+		snprintf(path, sizeof(path), "/run/netns/%s", r->netns);
+		nsfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (nsfd < 0 || setns(nsfd, CLONE_NEWNET)) {
+			fprintf(stderr, "%s: entering netns %s: %s\n", prog, r->netns, strerror(errno));
+			return NULL;
+		}
+		close(nsfd);
+	}
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsz, sizeof(bufsz)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &tsflags, sizeof(tsflags)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "%s: receiver: %s\n", prog, strerror(errno));
+		return NULL;
+	}
+	while (idle < 20) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		char data[2048], ctrl[512];
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+				    .msg_controllen = sizeof(ctrl) };
+		struct pkt_hdr *h = (struct pkt_hdr *)data;
+		struct cmsghdr *c;
+		ssize_t len;
+
+		if (poll(&pf, 1, 100) <= 0) {
+			/* After the senders, stop once 2 s pass without a packet */
+			if (r->senders_done)
+				idle++;
+			continue;
+		}
+		idle = 0;
+		len = recvmsg(fd, &m, MSG_DONTWAIT);
+		if (len < (ssize_t)sizeof(*h) || h->magic != PKT_MAGIC || h->tc >= r->s->num_tc ||
+		    h->seq >= r->count)
+			continue;
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPING) {
+				struct scm_timestamping *tss = (void *)CMSG_DATA(c);
+
+				r->rec[h->tc][h->seq].rx = pct_to_ns(&tss->ts[0]) + r->tai_off;
+				r->received++;
+			}
+	}
+	close(fd);
+	return NULL;
+}
+
+struct sampler_arg {
+	struct run *r;
+	volatile bool stop;
+};
+
+/* PHC - CLOCK_TAI every 100 ms while the run lasts: the sync it measured under */
+static void *sync_sampler(void *p)
+{
+	struct sampler_arg *a = p;
+	struct run *r = a->r;
+
+	while (!a->stop) {
+		struct phc_reading rd;
+
+		if (!phc_read(r->phc_fd, 5, &rd))
+			fprintf(r->sync, "%.6f,%" PRId64 "\n",
+				(double)(rd.sys_before + r->tai_off - r->start) / 1e9,
+				phc_offset(&rd) - r->tai_off);
+		sleep_ns(100000000);
+	}
+	return NULL;
+}
+
+/*
+ * Wait until |PHC - CLOCK_TAI| stays below @threshold for 10 readings in a
+ * row (1 s); returns 0, or -ETIMEDOUT after @timeout_s with the last offset.
+ */
+static int sync_wait(int fd, int64_t threshold, double timeout_s, int64_t *last)
+{
+	uint64_t end = mono_ns() + (uint64_t)(timeout_s * 1e9);
+	int good = 0;
+
+	while (mono_ns() < end) {
+		struct phc_reading rd;
+
+		if (phc_read(fd, 5, &rd))
+			return -EIO;
+		*last = phc_offset(&rd) - tai_offset_ns();
+		good = llabs(*last) <= threshold ? good + 1 : 0;
+		if (good >= 10)
+			return 0;
+		sleep_ns(100000000);
+	}
+	return -ETIMEDOUT;
+}
+
+static int write_packets(struct run *r, const char *dir)
+{
+	struct atomic_file af;
+	int tc, err;
+	size_t i;
+
+	err = csv_open(&af, dir, "packets.csv",
+		       "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns,entry_at_tx,in_window,"
+		       "gate_open_at_wake,sender_latency_us,enqueue_to_tx_us,gate_lateness_us,"
+		       "path_delay_us,tx_rel_ms");
+	if (err)
+		return err;
+	for (tc = 0; tc < r->s->num_tc; tc++)
+		for (i = 0; i < r->count; i++) {
+			const struct prec *p = &r->rec[tc][i];
+			int entry = -1;
+			bool in = false, open_wake;
+			int64_t opening;
+
+			if (!p->sent)
+				continue;
+			open_wake = tsched_gate(r->s, r->base, tc, p->wake, NULL, NULL, NULL);
+			fprintf(af.f, "%d,%zu,%u,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64, tc, i,
+				p->size, p->wake, p->sched, p->tx, p->rx);
+			if (p->tx)
+				in = tsched_gate(r->s, r->base, tc, p->tx, &entry, NULL, NULL);
+			fprintf(af.f, ",%d,%s,%d", entry, p->tx ? (in ? "1" : "0") : "",
+				open_wake ? 1 : 0);
+			if (p->tx)
+				fprintf(af.f, ",%.3f", (double)(p->tx - p->wake) / 1e3);
+			else
+				fputs(",", af.f);
+			if (p->tx && p->sched) {
+				opening = tsched_next_open(r->s, r->base, tc, p->sched);
+				fprintf(af.f, ",%.3f,%.3f", (double)(p->tx - p->sched) / 1e3,
+					(double)(p->tx - opening) / 1e3);
+			} else {
+				fputs(",,", af.f);
+			}
+			if (p->tx && p->rx)
+				fprintf(af.f, ",%.3f", (double)(p->rx - p->tx) / 1e3);
+			else
+				fputs(",", af.f);
+			if (p->tx)
+				fprintf(af.f, ",%.6f\n", (double)(p->tx - r->start) / 1e6);
+			else
+				fputs(",\n", af.f);
+		}
+	return atomic_commit(&af);
+}
+
+/* The gates of the first cycles measured: one bar per open window */
+static int write_gates(struct run *r, const char *dir, int cycles)
+{
+	struct atomic_file af;
+	int64_t c = tsched_cycle(r->s);
+	size_t i;
+	int k, tc, err;
+
+	err = csv_open(&af, dir, "gates.csv", "tc,entry,start_ms,end_ms");
+	if (err)
+		return err;
+	for (k = 0; k < cycles; k++)
+		for (i = 0; i < r->s->n_entries; i++) {
+			int64_t st = (int64_t)k * c + tsched_entry_offset(r->s, i);
+			int64_t en = st + r->s->entries[i].interval;
+
+			if (en > (int64_t)(k + 1) * c)
+				en = (int64_t)(k + 1) * c;
+			for (tc = 0; tc < r->s->num_tc; tc++)
+				if ((r->s->entries[i].gate_mask >> tc) & 1)
+					fprintf(af.f, "%d,%zu,%.6f,%.6f\n", tc, i, (double)st / 1e6,
+						(double)en / 1e6);
+		}
+	return atomic_commit(&af);
+}
+
+static int parse_sizes(const char *arg, struct run *r)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+
+	r->n_sizes = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && r->n_sizes < 16;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int v = atoi(tok);
+
+		if (v < (int)sizeof(struct pkt_hdr) || v > 1472) {
+			fprintf(stderr, "%s: packet size %s is outside %zu..1472 bytes\n", prog, tok,
+				sizeof(struct pkt_hdr));
+			free(copy);
+			return -EINVAL;
+		}
+		r->sizes[r->n_sizes++] = v;
+	}
+	free(copy);
+	return r->n_sizes ? 0 : -EINVAL;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "sizes", required_argument, NULL, 'z' },
+		{ "dst", required_argument, NULL, 'D' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "rx-netns", required_argument, NULL, 'N' },
+		{ "sync-threshold", required_argument, NULL, 't' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ 0 },
+	};
+	static struct run r;
+	struct sender_arg sa[TSCHED_MAX_TC];
+	pthread_t snd[TSCHED_MAX_TC], rcv, smp;
+	struct sampler_arg smpa = { .r = &r };
+	const char *out = NULL, *dst = "198.18.0.2";
+	int64_t threshold = -1, c, last = 0;
+	bool keep = false, sampling = false;
+	char err[1024], path[512];
+	struct nl n = { 0 };
+	struct atomic_file af;
+	int ifindex, o, tc, rc = 0, phc;
+
+	r.dev = "eth0";
+	r.netns = "rx";
+	r.port = 7788;
+	r.count = 1000;
+	r.rate = 100;
+	r.sizes[0] = 64;
+	r.sizes[1] = 512;
+	r.sizes[2] = 1400;
+	r.n_sizes = 3;
+	r.phc_fd = -1;
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'o': out = optarg; break;
+		case 'd': r.dev = optarg; break;
+		case 'n': r.count = strtoul(optarg, NULL, 10); break;
+		case 'r': r.rate = atof(optarg); break;
+		case 'z':
+			if (parse_sizes(optarg, &r))
+				return 2;
+			break;
+		case 'D': dst = optarg; break;
+		case 'p': r.port = atoi(optarg); break;
+		case 'N': r.netns = optarg; break;
+		case 't': threshold = strtoll(optarg, NULL, 10); break;
+		case 'k': keep = true; break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || !out || !r.count || r.rate <= 0 ||
+	    !inet_aton(dst, &r.dst)) {
+		usage(stderr);
+		return 2;
+	}
+	if (load_schedule(argv[optind], &sched, true))
+		return 1;
+	r.s = &sched;
+	if (sched.clockid != CLOCK_TAI) {
+		fprintf(stderr, "%s: %s: the workload measures schedules on CLOCK_TAI only\n",
+			prog, sched.file);
+		return 1;
+	}
+	ifindex = dev_index(r.dev);
+	if (!ifindex || nl_open(&n))
+		return 1;
+	pthread_mutex_init(&r.lock, NULL);
+
+	/* Clock sync first: taprio's CLOCK_TAI must follow the PHC */
+	phc = phc_index_of(r.dev, NULL);
+	if (phc >= 0)
+		r.phc_fd = phc_open(phc);
+	if (threshold >= 0 && r.phc_fd >= 0) {
+		rc = sync_wait(r.phc_fd, threshold, 30, &last);
+		if (rc) {
+			fprintf(stderr, "%s: refusing to measure: |PHC - CLOCK_TAI| is %" PRId64
+				" ns, above the threshold of %" PRId64 " ns (30 s of waiting)\n",
+				prog, (int64_t)llabs(last), threshold);
+			nl_close(&n);
+			return 3;
+		}
+		fprintf(stderr, "%s: clock sync: |PHC - CLOCK_TAI| = %" PRId64
+			" ns, within %" PRId64 " ns\n", prog, (int64_t)llabs(last), threshold);
+	} else if (threshold >= 0) {
+		fprintf(stderr, "%s: %s reports no PHC: no clock sync to check (stock kernel?)\n",
+			prog, r.dev);
+	}
+
+	c = tsched_cycle(&sched);
+	r.tai_off = tai_offset_ns();
+	r.base = choose_base(&sched, "next", CLOCK_TAI);
+	/* 300 ms for the schedule (and the guest) to settle, then the first send */
+	r.start = tsched_next_cycle_start(&sched, r.base, r.base + 300000000);
+	rc = taprio_apply(&n, ifindex, r.dev, &sched, r.base, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s\n", err);
+		taprio_clear(&n, ifindex, r.dev);
+		nl_close(&n);
+		return 1;
+	}
+	for (tc = 0; tc < sched.num_tc; tc++) {
+		r.rec[tc] = calloc(r.count, sizeof(struct prec));
+		if (!r.rec[tc])
+			return 1;
+	}
+	snprintf(path, sizeof(path), "%s/sync-workload.csv", out);
+	if (r.phc_fd >= 0) {
+		r.sync = fopen(path, "w");
+		if (r.sync) {
+			fprintf(r.sync, "t_s,offset_ns\n");
+			sampling = !pthread_create(&smp, NULL, sync_sampler, &smpa);
+		}
+	}
+	if (pthread_create(&rcv, NULL, receiver, &r))
+		return 1;
+	for (tc = 0; tc < sched.num_tc; tc++) {
+		sa[tc].r = &r;
+		sa[tc].tc = tc;
+		pthread_create(&snd[tc], NULL, sender, &sa[tc]);
+	}
+	fprintf(stderr, "%s: %zu packets per class at %.0f/s from base-time %" PRId64 "\n",
+		prog, r.count, r.rate, r.base);
+	for (tc = 0; tc < sched.num_tc; tc++)
+		pthread_join(snd[tc], NULL);
+	r.senders_done = true;
+	pthread_join(rcv, NULL);
+	if (sampling) {
+		smpa.stop = true;
+		pthread_join(smp, NULL);
+	}
+	if (r.sync)
+		fclose(r.sync);
+	if (!keep)
+		taprio_clear(&n, ifindex, r.dev);
+	nl_close(&n);
+
+	rc = write_packets(&r, out);
+	if (!rc)
+		rc = write_gates(&r, out, 3);
+	if (!rc && !csv_open(&af, out, "run-info.csv", "key,value")) {
+		char tcargs[8192];
+
+		tsched_format(&sched, r.base, tcargs, sizeof(tcargs));
+		fprintf(af.f, "schedule,%s\nbase_ns,%" PRId64 "\nstart_ns,%" PRId64
+			"\ncycle_ns,%" PRId64 "\ntai_offset_s,%" PRId64 "\ncount,%zu\nrate,%g\n"
+			"received,%zu\ntc_args,\"%s\"\n", sched.file, r.base, r.start, c,
+			r.tai_off / 1000000000, r.count, r.rate, r.received, tcargs);
+		rc = atomic_commit(&af);
+	}
+	if (r.phc_fd >= 0)
+		close(r.phc_fd);
+	return rc ? 1 : 0;
+}
+
+static int cmd_set_tai(int argc, char **argv)
+{
+	struct timex tx = { .modes = ADJ_TAI };
+
+	if (argc != 2) {
+		usage(stderr);
+		return 2;
+	}
+	tx.constant = atol(argv[1]);
+	if (adjtimex(&tx) < 0) {
+		fprintf(stderr, "%s: adjtimex(ADJ_TAI, %ld): %s\n", prog, tx.constant,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* report: summary.json of a run directory from its CSV files              */
+
+struct csv {
+	char **cols;
+	size_t ncols;
+	FILE *f;
+	char *line;
+	size_t cap;
+	char **fields;
+};
+
+static void csv_close(struct csv *c)
+{
+	size_t i;
+
+	if (c->f)
+		fclose(c->f);
+	for (i = 0; i < c->ncols; i++)
+		free(c->cols[i]);
+	free(c->cols);
+	free(c->fields);
+	free(c->line);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Split @line in place at commas (no quoting: the lab's CSV has none here) */
+static size_t split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = 0;
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, ',');
+		if (!line)
+			break;
+		*line++ = 0;
+	}
+	return n;
+}
+
+static int csv_read_open(struct csv *c, const char *dir, const char *name)
+{
+	char path[512], *tmp[64];
+	size_t i, n;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	c->f = fopen(path, "r");
+	if (!c->f)
+		return -errno;
+	if (getline(&c->line, &c->cap, c->f) < 0) {
+		csv_close(c);
+		return -ENODATA;
+	}
+	n = split(c->line, tmp, 64);
+	c->cols = calloc(n, sizeof(*c->cols));
+	c->fields = calloc(64, sizeof(*c->fields));
+	for (i = 0; i < n; i++)
+		c->cols[i] = strdup(tmp[i]);
+	c->ncols = n;
+	return 0;
+}
+
+static int csv_col(const struct csv *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncols; i++)
+		if (!strcmp(c->cols[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* The next row; returns the number of fields, 0 at the end */
+static size_t csv_next(struct csv *c)
+{
+	ssize_t r;
+
+	do {
+		r = getline(&c->line, &c->cap, c->f);
+		if (r < 0)
+			return 0;
+	} while (r <= 1);
+	return split(c->line, c->fields, 64);
+}
+
+/* A numeric field, NAN when empty or absent */
+static double fnum(const struct csv *c, size_t nf, int col)
+{
+	char *end;
+	double v;
+
+	if (col < 0 || (size_t)col >= nf || !*c->fields[col])
+		return NAN;
+	v = strtod(c->fields[col], &end);
+	return *end ? NAN : v;
+}
+
+struct vec {
+	double *x;
+	size_t n, cap;
+};
+
+static void vpush(struct vec *v, double x)
+{
+	if (isnan(x))
+		return;
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 256;
+		v->x = realloc(v->x, v->cap * sizeof(*v->x));
+		if (!v->x)
+			abort();
+	}
+	v->x[v->n++] = x;
+}
+
+static char *run_info(const char *dir, const char *key)
+{
+	struct csv c;
+	char *v = NULL;
+	size_t nf;
+
+	if (csv_read_open(&c, dir, "run-info.csv"))
+		return NULL;
+	while ((nf = csv_next(&c)))
+		if (nf >= 2 && !strcmp(c.fields[0], key))
+			v = strdup(c.fields[1]);
+	csv_close(&c);
+	return v;
+}
+
+static void report_packets(struct out *o, const char *dir, const char *sname)
+{
+	struct vec lat[TSCHED_MAX_TC][5] = { 0 }, inw[TSCHED_MAX_TC] = { 0 };
+	size_t viol[TSCHED_MAX_TC] = { 0 }, sent[TSCHED_MAX_TC] = { 0 };
+	size_t notx[TSCHED_MAX_TC] = { 0 }, norx[TSCHED_MAX_TC] = { 0 }, nf;
+	static const char *const names[5] = { "gate_lateness_us", "enqueue_to_tx_us",
+					       "path_delay_us", "sender_latency_us",
+					       "sender_latency_us" };
+	static const char *const cols[5] = { "gate_lateness_us", "enqueue_to_tx_us",
+					     "path_delay_us", "sender_latency_us",
+					     "sender_latency_us" };
+	int ci[5], ctc, cin, cwake, crx, maxtc = -1, tc, k;
+	struct csv c;
+
+	if (csv_read_open(&c, dir, "packets.csv"))
+		return;
+	for (k = 0; k < 5; k++)
+		ci[k] = csv_col(&c, cols[k]);
+	ctc = csv_col(&c, "tc");
+	cin = csv_col(&c, "in_window");
+	cwake = csv_col(&c, "gate_open_at_wake");
+	crx = csv_col(&c, "rx_ns");
+	while ((nf = csv_next(&c))) {
+		double t = fnum(&c, nf, ctc), in = fnum(&c, nf, cin);
+
+		if (isnan(t) || t < 0 || t >= TSCHED_MAX_TC)
+			continue;
+		tc = (int)t;
+		if (tc > maxtc)
+			maxtc = tc;
+		sent[tc]++;
+		if (isnan(in)) {
+			notx[tc]++;
+			continue;
+		}
+		if (isnan(fnum(&c, nf, crx)))
+			norx[tc]++;
+		vpush(&inw[tc], in * 100);
+		if (in == 0)
+			viol[tc]++;
+		for (k = 0; k < 4; k++)
+			vpush(&lat[tc][k], fnum(&c, nf, ci[k]));
+		if (fnum(&c, nf, cwake) == 1)
+			vpush(&lat[tc][4], fnum(&c, nf, ci[4]));
+	}
+	csv_close(&c);
+	for (tc = 0; tc <= maxtc; tc++) {
+		char tcs[8];
+		double v = (double)viol[tc];
+
+		snprintf(tcs, sizeof(tcs), "%d", tc);
+		out_metric(o, "in_window_pct", (const char *[]){ "tc", tcs, "schedule", sname, NULL },
+			   "%", inw[tc].x, inw[tc].n);
+		out_metric(o, "violations", (const char *[]){ "tc", tcs, "schedule", sname, NULL },
+			   "packets", &v, 1);
+		for (k = 0; k < 3; k++)
+			out_metric(o, names[k], (const char *[]){ "tc", tcs, "schedule", sname, NULL },
+				   "us", lat[tc][k].x, lat[tc][k].n);
+		out_metric(o, names[3], (const char *[]){ "tc", tcs, "schedule", sname,
+							  "packets", "all", NULL },
+			   "us", lat[tc][3].x, lat[tc][3].n);
+		out_metric(o, names[4], (const char *[]){ "tc", tcs, "schedule", sname,
+							  "packets", "gate-open-at-wake", NULL },
+			   "us", lat[tc][4].x, lat[tc][4].n);
+		fprintf(stderr, "class %d: %zu sent, %zu without TX timestamp, %zu not received, "
+			"%zu outside their window\n", tc, sent[tc], notx[tc], norx[tc], viol[tc]);
+		for (k = 0; k < 5; k++)
+			free(lat[tc][k].x);
+		free(inw[tc].x);
+	}
+}
+
+/* One column of a CSV as samples, scaled; rows filtered by @kind in column 0 */
+static void report_column(struct out *o, const char *dir, const char *file, const char *kind,
+			  const char *col, double scale, const char *name,
+			  const char *const *params, const char *unit, double skip_s)
+{
+	struct vec v = { 0 };
+	struct csv c;
+	size_t nf;
+	int ci, ct;
+
+	if (csv_read_open(&c, dir, file))
+		return;
+	ci = csv_col(&c, col);
+	ct = csv_col(&c, "t_s");
+	while ((nf = csv_next(&c))) {
+		if (kind && strcmp(c.fields[0], kind))
+			continue;
+		if (skip_s > 0 && fnum(&c, nf, ct) < skip_s)
+			continue;
+		vpush(&v, fnum(&c, nf, ci) * scale);
+	}
+	csv_close(&c);
+	if (v.n)
+		out_metric(o, name, params, unit, v.x, v.n);
+	free(v.x);
+}
+
+static int64_t fint(const struct csv *c, size_t nf, int col)
+{
+	if (col < 0 || (size_t)col >= nf || !*c->fields[col])
+		return 0;
+	return strtoll(c->fields[col], NULL, 10);
+}
+
+/*
+ * isochron.csv: isochron report's per-packet timestamps (S scheduled, w
+ * wake-up, s qdisc, t driver TX, r RX, all CLOCK_TAI ns). Sender latency
+ * t - w as isochron defines it; path delay r - t (software); lateness t - S.
+ * Differences in 64-bit integers: doubles lose 256 ns at these magnitudes.
+ */
+static void report_isochron(struct out *o, const char *dir, const char *sname)
+{
+	struct vec sl = { 0 }, pd = { 0 }, late = { 0 };
+	int cs, cw, ct, cr, ctc;
+	char tcs[8] = "";
+	struct csv c;
+	size_t nf;
+
+	if (csv_read_open(&c, dir, "isochron.csv"))
+		return;
+	ctc = csv_col(&c, "tc");
+	cs = csv_col(&c, "scheduled_ns");
+	cw = csv_col(&c, "wake_ns");
+	ct = csv_col(&c, "tx_ns");
+	cr = csv_col(&c, "rx_ns");
+	while ((nf = csv_next(&c))) {
+		int64_t S = fint(&c, nf, cs), w = fint(&c, nf, cw), t = fint(&c, nf, ct);
+		int64_t r = fint(&c, nf, cr);
+
+		if (!*tcs && ctc >= 0 && (size_t)ctc < nf)
+			snprintf(tcs, sizeof(tcs), "%s", c.fields[ctc]);
+		if (t <= 0)
+			continue;
+		if (w > 0)
+			vpush(&sl, (double)(t - w) / 1e3);
+		if (r > 0)
+			vpush(&pd, (double)(r - t) / 1e3);
+		if (S > 0)
+			vpush(&late, (double)(t - S) / 1e3);
+	}
+	csv_close(&c);
+	out_metric(o, "isochron_sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
+								       NULL }, "us", sl.x, sl.n);
+	out_metric(o, "isochron_path_delay_us", (const char *[]){ "tc", tcs, "schedule", sname,
+								   NULL }, "us", pd.x, pd.n);
+	out_metric(o, "isochron_tx_after_scheduled_us", (const char *[]){ "tc", tcs, "schedule",
+									   sname, NULL }, "us",
+		   late.x, late.n);
+	free(sl.x);
+	free(pd.x);
+	free(late.x);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	const char *dir, *failed = NULL, *sname;
+	char *schedule;
+	struct out *o;
+	int i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	dir = argv[1];
+	for (i = 2; i + 1 < argc; i += 2)
+		if (!strcmp(argv[i], "--failed"))
+			failed = argv[i + 1];
+	o = out_open(dir, "taprio");
+	if (!o)
+		return 1;
+	schedule = run_info(dir, "schedule");
+	sname = schedule ? strrchr(schedule, '/') ? strrchr(schedule, '/') + 1 : schedule : "none";
+	report_packets(o, dir, sname);
+	/* Advance lateness: the tracepoint (lab kernel) or the kprobe (stock) */
+	report_column(o, dir, "probe-taprio_gate.csv", "advance", "late_ns", 1e-3,
+		      "advance_lateness_us", (const char *[]){ "schedule", sname, "probe",
+							       "tracepoint", NULL }, "us", 0);
+	report_column(o, dir, "probe-taprio_gate_kprobe.csv", "advance", "late_ns", 1e-3,
+		      "advance_lateness_us", (const char *[]){ "schedule", sname, "probe",
+							       "kprobe", NULL }, "us", 0);
+	report_column(o, dir, "sync-workload.csv", NULL, "offset_ns", 1, "sync_offset_ns",
+		      (const char *[]){ "source", "workload", "clocks", "PHC-CLOCK_TAI", NULL },
+		      "ns", 0);
+	report_column(o, dir, "sync-phc2sys.csv", NULL, "offset_ns", 1, "sync_offset_ns",
+		      (const char *[]){ "source", "phc2sys", "clocks", "CLOCK_REALTIME-PHC", NULL },
+		      "ns", 5);
+	report_column(o, dir, "sync-ptp4l.csv", NULL, "offset_ns", 1, "sync_offset_ns",
+		      (const char *[]){ "source", "ptp4l", "clocks", "eth1-eth0 (software)", NULL },
+		      "ns", 5);
+	report_isochron(o, dir, sname);
+	free(schedule);
+	return out_close(o, failed) ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------------- */
 /* trace-check: taprio_advance follows the schedule entry by entry         */
 
 #define TRACEFS "/sys/kernel/tracing"
@@ -1312,6 +2170,28 @@ int main(int argc, char **argv)
 		return cmd_clear(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "trace-check"))
 		return cmd_trace_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "set-tai"))
+		return cmd_set_tai(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "tai-mono")) {
+		int64_t best = INT64_MAX, off = 0;
+		int i;
+
+		/* The narrowest of 10 brackets of CLOCK_TAI by CLOCK_MONOTONIC */
+		for (i = 0; i < 10; i++) {
+			int64_t a = (int64_t)mono_ns(), t = (int64_t)tai_ns(), b = (int64_t)mono_ns();
+
+			if (b - a < best) {
+				best = b - a;
+				off = t - (a + (b - a) / 2);
+			}
+		}
+		printf("%" PRId64 "\n", off);
+		return 0;
+	}
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
 	usage(stderr);
 	return 2;

@@ -1,0 +1,208 @@
+#!/bin/bash
+# The taprio gate timing lab in the guest (issue 5):
+#  1. conformance: tests/guest/ptp.sh (the emulated PTP clock) and
+#     tests/guest/taprio.sh (schedules, bad input, the advance tracepoint)
+#     into conformance.tap;
+#  2. clock sync: the kernel's TAI offset set to 37 s, the PHC given an
+#     error to correct when the boot left it at the system time (+1.5 ms,
+#     +20 ppm), phc2sys steering CLOCK_REALTIME to it (so CLOCK_TAI, taprio's
+#     clock, follows the PHC as on real hardware), its offsets recorded;
+#  3. the measurement: `taprio run` on the schedule (1,000 packets per class
+#     in the quick profile), under perf stat, with probes/taprio_gate.bt (or
+#     taprio_gate_kprobe.bt on a stock kernel); `taprio run` refuses to
+#     measure while |PHC - CLOCK_TAI| exceeds 10 us;
+#  4. isochron on the same schedule and class 0, software timestamps,
+#     --omit-sync (its sync checks want ptp4l; the sync was checked in 3);
+#  5. ptp4l between eth0 and rx/eth1, software timestamps over the lab wire,
+#     the slave free-running (both ends share the guest's CLOCK_REALTIME),
+#     its offsets recorded;
+#  6. `taprio report`: summary.json from the CSV files.
+# With LAB_TAPRIO_TUNE=FILE (./run-lab.sh tune-taprio FILE) steps 3-5 are
+# replaced by the tuning sweep of bench/taprio-tune.sh.
+#
+# Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
+# LAB_TAPRIO_SCHEDULE: the schedule file (workloads/schedules/three-class-10ms.sched).
+#
+# trace-events: taprio:taprio_advance taprio:taprio_hold net:net_dev_start_xmit
+set -eu
+
+. "$LAB_SRC/bench/guest-lib.sh"
+
+out=$LAB_WL_OUT
+bin=$LAB_SRC/build/taprio
+profile=${LAB_PROFILE:-quick}
+sched=${LAB_TAPRIO_SCHEDULE:-$LAB_SRC/workloads/schedules/three-class-10ms.sched}
+tai=37
+threshold_ns=10000
+stage=$(mktemp -d /tmp/taprio.XXXXXX)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	"$bin" clear --dev eth0 >/dev/null 2>&1 || true
+	rm -rf -- "$stage"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+case "$profile" in
+quick) count=1000 ptp4l_s=10 iso_frames=1000 ;;
+full) count=5000 ptp4l_s=60 iso_frames=5000 ;;
+*)
+	echo "error: unknown profile '$profile' (expected quick or full)" >&2
+	exit 2
+	;;
+esac
+failures=()
+say() { echo "== $*" >&2; }
+
+# 1. Conformance, one TAP stream
+say "conformance"
+n=0
+{
+	echo "TAP version 13"
+	for t in ptp taprio; do
+		echo "# tests/guest/$t.sh"
+		"$LAB_SRC/tests/guest/$t.sh" >"$stage/$t.tap" 2>&1 || true
+		while IFS= read -r line; do
+			case "$line" in
+			"ok "* | "not ok "*)
+				n=$((n + 1))
+				[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
+				echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
+				;;
+			"#"*) echo "$line" ;;
+			esac
+		done <"$stage/$t.tap"
+	done
+	echo "1..$n"
+} >"$stage/conformance.tap"
+cp "$stage/conformance.tap" "$out/conformance.tap"
+bad=$(grep -c '^not ok' "$out/conformance.tap" || true)
+[ "$bad" -eq 0 ] || failures+=("$bad conformance cases failed")
+
+# 2. Clock sync
+phc=$(ethtool -T eth0 2>/dev/null | sed -n 's/^PTP Hardware Clock: //p')
+[[ "$phc" =~ ^[0-9]+$ ]] || phc=
+"$bin" set-tai "$tai"
+if [ -n "$phc" ]; then
+	say "clock sync: phc2sys from /dev/ptp$phc to CLOCK_REALTIME, TAI offset $tai s"
+	off=$(phc_ctl "/dev/ptp$phc" cmp | sed -n 's/.*offset from CLOCK_REALTIME is \(-\?[0-9]*\)ns.*/\1/p')
+	# phc_ctl prints REALTIME - PHC; a PHC near REALTIME + 37 s was set at boot
+	if [ "${off#-}" -lt 36000000000 ] || [ "${off#-}" -gt 38000000000 ]; then
+		echo "the PHC runs at the system time: giving it an error of +1.5 ms and +20 ppm for phc2sys to correct" >&2
+		phc_ctl "/dev/ptp$phc" set adj "$tai.0015" freq 20000 >/dev/null
+	fi
+	phc2sys -s "/dev/ptp$phc" -c CLOCK_REALTIME -O "-$tai" -R 8 -m -q >"$out/phc2sys.log" 2>&1 &
+	pids+=("$!")
+else
+	say "no PHC on eth0 (stock kernel?): no clock sync, no isochron"
+fi
+ping -c 2 -i 0.2 -W 2 198.18.0.2 >/dev/null || failures+=("no ping through eth0")
+
+# 3. The measurement, with the probe
+say "measurement: $(basename "$sched"), $count packets per class"
+probe=taprio_gate
+[ -e /sys/kernel/tracing/events/taprio/taprio_advance ] || probe=taprio_gate_kprobe
+probe_ok=0
+# A larger ring than bpftrace's default: under TCG its reader falls behind
+export BPFTRACE_PERF_RB_PAGES=1024
+probe_start "$probe" "$("$bin" tai-mono)" && probe_ok=1
+rc=0
+phase measure "$bin" run "$sched" --out "$stage" --count "$count" --rate 100 \
+	--sync-threshold "$threshold_ns" 2>"$stage/run.err" || rc=$?
+cat "$stage/run.err" >&2
+[ "$probe_ok" = 0 ] || probe_stop "$probe"
+for f in packets.csv gates.csv run-info.csv sync-workload.csv; do
+	[ ! -f "$stage/$f" ] || cp "$stage/$f" "$out/$f"
+done
+case "$rc" in
+0) ;;
+3) failures+=("$(grep -m1 'refusing to measure' "$stage/run.err")") ;;
+*) failures+=("taprio run exited $rc: $(tail -1 "$stage/run.err")") ;;
+esac
+
+# 4. isochron: same schedule, class 0, 1 ms into its window
+if [ -n "$phc" ]; then
+	say "isochron: $iso_frames frames of class 0"
+	"$bin" apply "$sched" >/dev/null
+	prio=$(awk '/^map/ {for (i = 2; i <= NF; i++) if ($i == 0) {print i - 2; exit}}' "$sched")
+	ip netns exec rx isochron rcv --interface eth1 --quiet --utc-tai-offset "$tai" \
+		>"$stage/isochron-rcv.log" 2>&1 &
+	rcv=$!
+	pids+=("$rcv")
+	# Its stats port takes seconds to open under TCG
+	for _ in $(seq 100); do
+		ip netns exec rx ss -ltn 2>/dev/null | grep -q ':5000 ' && break
+		sleep 0.3
+	done
+	rc=0
+	phase isochron isochron send --interface eth0 --client 198.18.0.2 --priority "${prio:-3}" \
+		--base-time 0 --cycle-time 0.010000000 --shift-time 0.001000000 \
+		--advance-time 0.000500000 --window-size 0.003000000 --num-frames "$iso_frames" \
+		--frame-size 128 --taprio --omit-sync --utc-tai-offset "$tai" \
+		--output-file "$stage/isochron.dat" >"$stage/isochron-send.log" 2>&1 || rc=$?
+	kill "$rcv" 2>/dev/null || true
+	"$bin" clear --dev eth0
+	if [ "$rc" = 0 ] && [ -f "$stage/isochron.dat" ]; then
+		isochron report --input-file "$stage/isochron.dat" --summary >"$out/isochron-summary.txt" 2>&1 || true
+		{
+			echo "tc,seq,scheduled_ns,wake_ns,sched_ns,tx_ns,rx_ns"
+			isochron report --input-file "$stage/isochron.dat" \
+				--printf-format "0,%u,%d,%d,%d,%d,%d\n" --printf-args "qSwstr"
+		} >"$out/isochron.csv"
+	else
+		failures+=("isochron send exited $rc: $(tail -1 "$stage/isochron-send.log")")
+	fi
+	cp "$stage"/isochron-*.log "$out/" 2>/dev/null || true
+fi
+
+# 5. ptp4l over the wire, software timestamps, the slave free-running
+if command -v ptp4l >/dev/null; then
+	say "ptp4l: eth0 master, rx/eth1 free-running slave, ${ptp4l_s} s"
+	printf '[global]\ntx_timestamp_timeout 100\nlogSyncInterval -3\npriority1 10\n' >"$stage/master.cfg"
+	printf '[global]\ntx_timestamp_timeout 100\nslaveOnly 1\nfree_running 1\n' >"$stage/slave.cfg"
+	ptp4l -i eth0 -S -m -q -f "$stage/master.cfg" >"$out/ptp4l-master.log" 2>&1 &
+	m=$!
+	ip netns exec rx ptp4l -i eth1 -S -m -q -f "$stage/slave.cfg" >"$out/ptp4l-slave.log" 2>&1 &
+	s=$!
+	pids+=("$m" "$s")
+	sleep "$ptp4l_s"
+	kill "$m" "$s" 2>/dev/null || true
+	# ptp4l[12.345]: master offset -1234 s0 freq +0 path delay 5678
+	awk 'BEGIN {print "t_s,offset_ns,path_delay_ns"}
+		$2 == "master" && $3 == "offset" && $8 == "path" {
+			t = $1; gsub(/[^0-9.]/, "", t); if (t0 == "") t0 = t
+			printf "%.3f,%s,%s\n", t - t0, $4, $10}' "$out/ptp4l-slave.log" >"$out/sync-ptp4l.csv"
+fi
+
+# phc2sys's record
+if [ -n "$phc" ] && [ -f "$out/phc2sys.log" ]; then
+	# phc2sys[20.653]: CLOCK_REALTIME phc offset  -1280242 s0 freq      +0 delay    760
+	awk 'BEGIN {print "t_s,offset_ns,state,freq_ppb,delay_ns"}
+		$3 == "phc" && $4 == "offset" && $7 == "freq" {
+			t = $1; gsub(/[^0-9.]/, "", t); if (t0 == "") t0 = t
+			printf "%.3f,%s,%s,%s,%s\n", t - t0, $5, $6, $8, $10}' "$out/phc2sys.log" >"$out/sync-phc2sys.csv"
+fi
+
+# 6. summary.json (written in tmpfs, then copied: 9p is slow for the rewrites)
+for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv; do
+	[ ! -f "$out/$f" ] || cp "$out/$f" "$stage/$f"
+done
+reason=
+if [ "${#failures[@]}" -gt 0 ]; then
+	reason=$(printf '%s; ' "${failures[@]}")
+	reason=${reason%; }
+fi
+if [ -n "$reason" ]; then
+	"$bin" report "$stage" --failed "$reason"
+else
+	"$bin" report "$stage"
+fi
+cp "$stage/summary.json" "$out/summary.json"
+[ -z "$reason" ] || {
+	echo "taprio: $reason" >&2
+	exit 1
+}
