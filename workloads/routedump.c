@@ -1451,11 +1451,16 @@ static int write_derived(struct bench *b)
 
 				if (m == 0 || collect(b, f, n, bs, m, &a) || collect_ip(b, f, n, m, &w, &lines))
 					continue;
+				char rest[96];
+
+				if (w.median - su.median > 0)
+					snprintf(rest, sizeof(rest), "%.4f", a.wall.median / (w.median - su.median));
+				else
+					snprintf(rest, sizeof(rest), "n/a (ip's dump is lost in the start-up's spread)");
 				fprintf(tgt.f, "%s wall / iproute2 wall,%s,%" PRIu64 ",%.4f,1,%s,"
-					"medians of %zu and %zu; without ip's start-up (%.1f ms): %.4f\n",
+					"medians of %zu and %zu; against ip without its start-up (%.1f ms): %s\n",
 					modes[m].name, family_name(f), n, a.wall.median / w.median,
-					a.wall.median <= w.median ? "yes" : "no", a.n, w.n, su.median,
-					a.wall.median / (w.median - su.median));
+					a.wall.median <= w.median ? "yes" : "no", a.n, w.n, su.median, rest);
 			}
 		}
 	}
