@@ -239,6 +239,12 @@ for w in "${workloads[@]}"; do
 		doc_p "No metrics in summary.json."
 	fi
 
+	# Notes of the workload on its own figures (targets missed and why)
+	if [ -f "$d/notes.md" ]; then
+		doc_h 3 "Notes"
+		doc_pre <"$d/notes.md"
+	fi
+
 	figs=$(find "$d" -maxdepth 1 -name '*.png' | sort)
 	if [ -n "$figs" ]; then
 		doc_h 3 "Figures"

@@ -124,7 +124,8 @@ for w in "${selected[@]}"; do
 	m=$(jq -r '.metrics | length' "$rundir/$w/summary.json" 2>/dev/null || echo 0)
 	t=
 	if [ -f "$rundir/$w/conformance.tap" ]; then
-		t=", conformance $(grep -c '^ok ' "$rundir/$w/conformance.tap") ok $(grep -c '^not ok ' "$rundir/$w/conformance.tap") not ok"
+		t=", conformance $(grep -c '^ok ' "$rundir/$w/conformance.tap" || true) ok"
+		t+=" $(grep -c '^not ok ' "$rundir/$w/conformance.tap" || true) not ok"
 	fi
 	printf '  %-12s %s, %s metrics%s\n' "$w" "$s" "$m" "$t"
 done
