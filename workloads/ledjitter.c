@@ -1986,19 +1986,22 @@ static void conform_steps(const char *mode)
 		tap_fail(what, "got %zu values: %d %d %d %d", use->n, use->n > 0 ? use->b[0] : -1,
 			 use->n > 1 ? use->b[1] : -1, use->n > 2 ? use->b[2] : -1,
 			 use->n > 3 ? use->b[3] : -1);
-	snprintf(what, sizeof(what), "%s: step example: on for 2000 ms, off for 1000 ms (10 %%): a "
+	snprintf(what, sizeof(what), "%s: step example: on for 2000 ms, off for 1000 ms (25 %%): a "
 		 "square wave", mode);
 	if (use->n == 4) {
 		/*
 		 * Timed between the changes after the first (the first step's
 		 * own lateness shortens the first phase of hr_pattern, whose
-		 * later steps keep to the clock). 10 % tolerance: the jiffies
-		 * timer adds a few ticks of 4 ms, and TCG on a shared host
-		 * stalls the guest for tens of ms now and then.
+		 * later steps keep to the clock). 25 % tolerance: the jiffies
+		 * timer adds a few ticks of 4 ms, but TCG on a shared 2-core
+		 * host stalls the guest for up to a few hundred ms now and
+		 * then (cyclictest sees them), which lengthens one phase and,
+		 * for hr_pattern, shortens the next; durations swapped or of
+		 * the wrong scale are off by 50 % or more.
 		 */
 		high = (double)(use->t[2] - use->t[1]) / 1e6;
 		low = (double)(use->t[3] - use->t[2]) / 1e6;
-		if (fabs(low - 1000) <= 100 && fabs(high - 2000) <= 200)
+		if (fabs(low - 1000) <= 250 && fabs(high - 2000) <= 500)
 			tap_ok(true, "%s", what);
 		else
 			tap_fail(what, "expected 2000 and 1000 ms, got %.1f and %.1f ms", high, low);
