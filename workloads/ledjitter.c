@@ -663,19 +663,36 @@ struct kevent {
 	int led;	/* index into kevents.leds */
 };
 
+struct ktimer {
+	uint64_t t;
+	long long late;	/* ticks for the jiffies timer, ns for the hrtimer */
+};
+
 struct kevents {
 	struct kevent *set;	/* brightness sets, in time order */
 	size_t nset, capset;
-	uint64_t *tt;		/* pattern timer expiries (jiffies timer) */
-	long *tlate;		/* lateness, ticks */
+	struct ktimer *tt;	/* pattern timer expiries (jiffies timer) */
 	size_t nt, capt;
-	uint64_t *ht;		/* hrtimer expiries */
-	long long *hlate;	/* lateness, ns */
+	struct ktimer *ht;	/* hrtimer expiries */
 	size_t nh, caph;
 	char **leds;
 	size_t nleds;
 	bool present;
 };
+
+static int cmp_kevent(const void *a, const void *b)
+{
+	uint64_t x = ((const struct kevent *)a)->t, y = ((const struct kevent *)b)->t;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_ktimer(const void *a, const void *b)
+{
+	uint64_t x = ((const struct ktimer *)a)->t, y = ((const struct ktimer *)b)->t;
+
+	return x < y ? -1 : x > y;
+}
 
 static int led_index(struct kevents *k, const char *name)
 {
@@ -724,22 +741,24 @@ static void load_probe(const char *path, struct kevents *k)
 			if (k->nt == k->capt) {
 				k->capt = k->capt ? 2 * k->capt : 4096;
 				k->tt = xrealloc(k->tt, k->capt, sizeof(*k->tt));
-				k->tlate = xrealloc(k->tlate, k->capt, sizeof(*k->tlate));
 			}
-			k->tt[k->nt] = strtoull(f[1], NULL, 10);
-			k->tlate[k->nt++] = strtol(f[4], NULL, 10);
+			k->tt[k->nt].t = strtoull(f[1], NULL, 10);
+			k->tt[k->nt++].late = strtoll(f[4], NULL, 10);
 		} else if (!strcmp(f[0], "hrtimer")) {
 			if (k->nh == k->caph) {
 				k->caph = k->caph ? 2 * k->caph : 4096;
 				k->ht = xrealloc(k->ht, k->caph, sizeof(*k->ht));
-				k->hlate = xrealloc(k->hlate, k->caph, sizeof(*k->hlate));
 			}
-			k->ht[k->nh] = strtoull(f[1], NULL, 10);
-			k->hlate[k->nh++] = strtoll(f[5], NULL, 10);
+			k->ht[k->nh].t = strtoull(f[1], NULL, 10);
+			k->ht[k->nh++].late = strtoll(f[5], NULL, 10);
 		}
 	}
 	free(line);
 	fclose(in);
+	/* bpftrace prints each CPU's buffer in turn: put the events in time order */
+	qsort(k->set, k->nset, sizeof(*k->set), cmp_kevent);
+	qsort(k->tt, k->nt, sizeof(*k->tt), cmp_ktimer);
+	qsort(k->ht, k->nh, sizeof(*k->ht), cmp_ktimer);
 }
 
 struct cell {
@@ -1241,16 +1260,16 @@ static void analyze_cell(struct outputs *o, const struct cell *c, const struct k
 		size_t cnt = hr ? k->nh : k->nt;
 
 		for (i = 0; i < cnt; i++) {
-			uint64_t t = hr ? k->ht[i] : k->tt[i];
+			const struct ktimer *e = hr ? &k->ht[i] : &k->tt[i];
 
-			if (t < c->t_start || t > c->t_end)
+			if (e->t < c->t_start || e->t > c->t_end)
 				continue;
 			if (nl == cap2) {
 				cap2 = cap2 ? 2 * cap2 : 1024;
 				late = xrealloc(late, cap2, sizeof(*late));
 			}
-			late[nl++] = hr ? (double)k->hlate[i] / 1e3 :
-				     (double)k->tlate[i] * (c->hz ? 1e6 / c->hz : NAN);
+			late[nl++] = hr ? (double)e->late / 1e3 :
+				     (double)e->late * (c->hz ? 1e6 / c->hz : NAN);
 		}
 		if (k->present)
 			out_metric(o->sum, "timer_lateness_us", lp, "us", late, nl);
