@@ -22,8 +22,8 @@ w = 0.09
 xp(f, k) = $4 - 1 + (f eq 'ipv4' ? -0.3 : 0.1) + 0.2 * k
 set title sprintf('routedump: our dump against ip route show, same kernel filter, at %d routes (medians of %d, bars min-max)', size, nip)
 set ylabel 'wall time per dump [ms]'
-set xlabel 'filter (our mode)' offset 0, 0.5
-set bmargin 7
+set xlabel 'filter (our mode)' offset 0, 1
+set bmargin 8
 set logscale y
 set xrange [-0.6:4.6]
 set xtics ('strict_all (table all)' 0, 'strict_table (table T)' 1, 'strict_protocol (proto P)' 2, 'strict_oif (dev D)' 3, 'strict_table_protocol' 4) rotate by -15 left font ',9'
