@@ -48,7 +48,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 case "$profile" in
-quick) count=1000 ptp4l_s=10 iso_frames=1000 ;;
+quick) count=1000 ptp4l_s=20 iso_frames=1000 ;;
 full) count=5000 ptp4l_s=60 iso_frames=5000 ;;
 *)
 	echo "error: unknown profile '$profile' (expected quick or full)" >&2
@@ -102,7 +102,29 @@ else
 fi
 ping -c 2 -i 0.2 -W 2 198.18.0.2 >/dev/null || failures+=("no ping through eth0")
 
+# The tuning sweep instead of the measurement (./run-lab.sh tune-taprio FILE)
+if [ -n "${LAB_TAPRIO_TUNE:-}" ]; then
+	say "tuning sweep around $LAB_TAPRIO_TUNE, p99 bound ${LAB_TAPRIO_TUNE_BOUND_US:-1000} us"
+	cp "$LAB_TAPRIO_TUNE" "$out/schedule.sched"
+	rc=0
+	phase tune "$LAB_SRC/bench/taprio-tune.sh" "$LAB_TAPRIO_TUNE" \
+		"${LAB_TAPRIO_TUNE_BOUND_US:-1000}" "$out" || rc=$?
+	[ "$rc" = 0 ] || failures+=("the tuning sweep exited $rc")
+	reason=$(printf '%s; ' "${failures[@]}")
+	reason=${reason%; }
+	if [ -n "$reason" ]; then
+		"$bin" report "$stage" --failed "$reason"
+	else
+		"$bin" report "$stage"
+	fi
+	cp "$stage/summary.json" "$out/summary.json"
+	[ -z "$reason" ] || exit 1
+	exit 0
+fi
+
 # 3. The measurement, with the probe
+cp "$sched" "$out/schedule.sched"
+cp "$sched" "$stage/schedule.sched"
 say "measurement: $(basename "$sched"), $count packets per class"
 probe=taprio_gate
 [ -e /sys/kernel/tracing/events/taprio/taprio_advance ] || probe=taprio_gate_kprobe
@@ -130,12 +152,13 @@ if [ -n "$phc" ]; then
 	"$bin" apply "$sched" >/dev/null
 	prio=$(awk '/^map/ {for (i = 2; i <= NF; i++) if ($i == 0) {print i - 2; exit}}' "$sched")
 	ip netns exec rx isochron rcv --interface eth1 --quiet --utc-tai-offset "$tai" \
+		--stats-address 198.18.0.2 \
 		>"$stage/isochron-rcv.log" 2>&1 &
 	rcv=$!
 	pids+=("$rcv")
 	# Its stats port takes seconds to open under TCG
 	for _ in $(seq 100); do
-		ip netns exec rx ss -ltn 2>/dev/null | grep -q ':5000 ' && break
+		ip netns exec rx ss -ltn 2>/dev/null | grep -q '198.18.0.2:5000 ' && break
 		sleep 0.3
 	done
 	rc=0
@@ -162,8 +185,8 @@ fi
 # 5. ptp4l over the wire, software timestamps, the slave free-running
 if command -v ptp4l >/dev/null; then
 	say "ptp4l: eth0 master, rx/eth1 free-running slave, ${ptp4l_s} s"
-	printf '[global]\ntx_timestamp_timeout 100\nlogSyncInterval -3\npriority1 10\n' >"$stage/master.cfg"
-	printf '[global]\ntx_timestamp_timeout 100\nslaveOnly 1\nfree_running 1\n' >"$stage/slave.cfg"
+	printf '[global]\ntx_timestamp_timeout 100\nlogSyncInterval -3\nlogAnnounceInterval -2\npriority1 10\n' >"$stage/master.cfg"
+	printf '[global]\ntx_timestamp_timeout 100\nslaveOnly 1\nfree_running 1\nlogAnnounceInterval -2\nannounceReceiptTimeout 3\nsummary_interval -3\n' >"$stage/slave.cfg"
 	ptp4l -i eth0 -S -m -q -f "$stage/master.cfg" >"$out/ptp4l-master.log" 2>&1 &
 	m=$!
 	ip netns exec rx ptp4l -i eth1 -S -m -q -f "$stage/slave.cfg" >"$out/ptp4l-slave.log" 2>&1 &

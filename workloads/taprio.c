@@ -48,6 +48,9 @@
 #include "timing.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
 
 static const char *prog = "taprio";
 
@@ -69,6 +72,8 @@ static void usage(FILE *f)
 		"                                  gates.csv, run-info.csv, sync-workload.csv\n"
 		"  set-tai SECONDS                 set the kernel's TAI offset (CLOCK_TAI - REALTIME)\n"
 		"  tai-mono                        print CLOCK_TAI - CLOCK_MONOTONIC in ns\n"
+		"  variant FILE [--tc N] --scale S print FILE with the windows of class N (all\n"
+		"                                  entries without --tc) scaled by S, for tuning\n"
 		"  report DIR [--failed REASON]    summary.json of a run directory from its CSV files\n"
 		"  trace-check FILE [--dev DEV] [--seconds S]\n"
 		"                                  conformance of the taprio_advance tracepoint\n"
@@ -1389,8 +1394,8 @@ static int write_packets(struct run *r, const char *dir)
 	return atomic_commit(&af);
 }
 
-/* The gates of the first cycles measured: one bar per open window */
-static int write_gates(struct run *r, const char *dir, int cycles)
+/* The gates of @cycles cycles from cycle @first of the measurement: one bar per open window */
+static int write_gates(struct run *r, const char *dir, int first, int cycles)
 {
 	struct atomic_file af;
 	int64_t c = tsched_cycle(r->s);
@@ -1400,7 +1405,7 @@ static int write_gates(struct run *r, const char *dir, int cycles)
 	err = csv_open(&af, dir, "gates.csv", "tc,entry,start_ms,end_ms");
 	if (err)
 		return err;
-	for (k = 0; k < cycles; k++)
+	for (k = first; k < first + cycles; k++)
 		for (i = 0; i < r->s->n_entries; i++) {
 			int64_t st = (int64_t)k * c + tsched_entry_offset(r->s, i);
 			int64_t en = st + r->s->entries[i].interval;
@@ -1581,7 +1586,9 @@ static int cmd_run(int argc, char **argv)
 
 	rc = write_packets(&r, out);
 	if (!rc)
-		rc = write_gates(&r, out, 3);
+		/* A second into the measurement (or half-way), past the start-up */
+		rc = write_gates(&r, out, (int)MIN(1000000000 / c,
+						  (int64_t)((double)r.count / r.rate * 5e8) / c), 3);
 	if (!rc && !csv_open(&af, out, "run-info.csv", "key,value")) {
 		char tcargs[8192];
 
@@ -1714,6 +1721,13 @@ static double fnum(const struct csv *c, size_t nf, int col)
 	return *end ? NAN : v;
 }
 
+static int64_t fint(const struct csv *c, size_t nf, int col)
+{
+	if (col < 0 || (size_t)col >= nf || !*c->fields[col])
+		return 0;
+	return strtoll(c->fields[col], NULL, 10);
+}
+
 struct vec {
 	double *x;
 	size_t n, cap;
@@ -1747,6 +1761,48 @@ static char *run_info(const char *dir, const char *key)
 	return v;
 }
 
+/*
+ * Dequeue times of the packets: taprio checks the gate when it dequeues,
+ * the TX timestamp is the driver's. The probe printed, for each of our
+ * packets the driver got (tc and seq read from its payload), the time since
+ * its dequeue. @rows[tc][seq] is the packets.csv row of each packet;
+ * @deq[row] gets tx - wait (0 when the probe has no line for it: lost).
+ * Returns the number of packets with a dequeue time.
+ */
+static size_t match_dequeues(const char *dir, size_t *const *rows, const size_t *nseq,
+			     const int64_t *txs, int64_t *deq)
+{
+	int ctc, cseq, cw;
+	size_t nf, matched = 0;
+	struct csv c;
+
+	if (csv_read_open(&c, dir, "probe-taprio_gate.csv") &&
+	    csv_read_open(&c, dir, "probe-taprio_gate_kprobe.csv"))
+		return 0;
+	ctc = csv_col(&c, "tc");
+	cseq = csv_col(&c, "seq");
+	cw = csv_col(&c, "late_ns");
+	while ((nf = csv_next(&c))) {
+		int64_t tc, seq, wait;
+		size_t row;
+
+		if (strcmp(c.fields[0], "tx") || ctc < 0 || (size_t)ctc >= nf || !*c.fields[ctc])
+			continue;
+		tc = fint(&c, nf, ctc);
+		seq = fint(&c, nf, cseq);
+		wait = fint(&c, nf, cw);
+		if (tc < 0 || tc >= TSCHED_MAX_TC || seq < 0 || (size_t)seq >= nseq[tc] || wait < 0)
+			continue;
+		row = rows[tc][seq];
+		if (row == SIZE_MAX || !txs[row] || deq[row])
+			continue;
+		deq[row] = txs[row] - wait;
+		matched++;
+	}
+	csv_close(&c);
+	return matched;
+}
+
 static void report_packets(struct out *o, const char *dir, const char *sname)
 {
 	struct vec lat[TSCHED_MAX_TC][5] = { 0 }, inw[TSCHED_MAX_TC] = { 0 };
@@ -1759,10 +1815,28 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 					     "path_delay_us", "sender_latency_us",
 					     "sender_latency_us" };
 	int ci[5], ctc, cin, cwake, crx, maxtc = -1, tc, k;
+	size_t *byseq[TSCHED_MAX_TC] = { 0 }, nseq[TSCHED_MAX_TC] = { 0 }, rows = 0;
+	int64_t *txs = NULL, *deq = NULL;
+	int *tcs_of = NULL;
+	char *schedule = run_info(dir, "schedule"), *base_s = run_info(dir, "base_ns");
+	struct tsched *s = calloc(1, sizeof(*s));
+	bool have_sched = false;
 	struct csv c;
+	char err[512];
 
-	if (csv_read_open(&c, dir, "packets.csv"))
+	char copy[512];
+
+	/* The run's copy of the schedule (schedule.sched), else the path it ran */
+	snprintf(copy, sizeof(copy), "%s/schedule.sched", dir);
+	if (s && base_s && (!tsched_parse_file(copy, s, err, sizeof(err)) ||
+			    (schedule && !tsched_parse_file(schedule, s, err, sizeof(err)))))
+		have_sched = true;
+	if (csv_read_open(&c, dir, "packets.csv")) {
+		free(s);
+		free(schedule);
+		free(base_s);
 		return;
+	}
 	for (k = 0; k < 5; k++)
 		ci[k] = csv_col(&c, cols[k]);
 	ctc = csv_col(&c, "tc");
@@ -1771,6 +1845,7 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 	crx = csv_col(&c, "rx_ns");
 	while ((nf = csv_next(&c))) {
 		double t = fnum(&c, nf, ctc), in = fnum(&c, nf, cin);
+		int64_t txns = fint(&c, nf, csv_col(&c, "tx_ns"));
 
 		if (isnan(t) || t < 0 || t >= TSCHED_MAX_TC)
 			continue;
@@ -1791,8 +1866,72 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 			vpush(&lat[tc][k], fnum(&c, nf, ci[k]));
 		if (fnum(&c, nf, cwake) == 1)
 			vpush(&lat[tc][4], fnum(&c, nf, ci[4]));
+		/* For the dequeue times: the row of each (tc, seq) */
+		{
+			int64_t seq = fint(&c, nf, csv_col(&c, "seq"));
+			size_t i;
+
+			if (seq >= 0 && seq < 10000000 && (size_t)seq >= nseq[tc]) {
+				byseq[tc] = realloc(byseq[tc], ((size_t)seq + 1) * sizeof(**byseq));
+				if (!byseq[tc])
+					abort();
+				for (i = nseq[tc]; i <= (size_t)seq; i++)
+					byseq[tc][i] = SIZE_MAX;
+				nseq[tc] = (size_t)seq + 1;
+			}
+			if (seq >= 0 && (size_t)seq < nseq[tc])
+				byseq[tc][seq] = rows;
+		}
+		txs = realloc(txs, (rows + 1) * sizeof(*txs));
+		tcs_of = realloc(tcs_of, (rows + 1) * sizeof(*tcs_of));
+		if (!txs || !tcs_of)
+			abort();
+		txs[rows] = txns;
+		tcs_of[rows] = tc;
+		rows++;
 	}
 	csv_close(&c);
+	/* In the window at dequeue, from the probe's dequeue-to-driver times */
+	deq = calloc(rows ? rows : 1, sizeof(*deq));
+	if (have_sched && deq && match_dequeues(dir, byseq, nseq, txs, deq)) {
+		int64_t base = strtoll(base_s, NULL, 10);
+
+		for (tc = 0; tc <= maxtc; tc++) {
+			struct vec d2x = { 0 };
+			size_t m = 0, i, bad = 0;
+			char tcs[12], ms[24];
+			double v;
+
+			for (i = 0; i < rows; i++)
+				if (tcs_of[i] == tc && deq[i])
+					m++;
+			snprintf(ms, sizeof(ms), "%zu", m);
+			for (i = 0; i < rows; i++) {
+				if (tcs_of[i] != tc || !deq[i])
+					continue;
+				vpush(&d2x, (double)(txs[i] - deq[i]) / 1e3);
+				if (!tsched_gate(s, base, tc, deq[i], NULL, NULL, NULL))
+					bad++;
+			}
+			snprintf(tcs, sizeof(tcs), "%d", tc);
+			v = (double)bad;
+			out_metric(o, "violations_at_dequeue", (const char *[]){ "tc", tcs, "schedule",
+						sname, "packets_seen_by_probe", ms, NULL }, "packets", &v, 1);
+			out_metric(o, "dequeue_to_tx_us", (const char *[]){ "tc", tcs, "schedule", sname,
+						NULL }, "us", d2x.x, d2x.n);
+			fprintf(stderr, "class %d: the probe saw the dequeue of %zu packets, %zu of them "
+				"outside their window\n", tc, m, bad);
+			free(d2x.x);
+		}
+	}
+	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
+		free(byseq[tc]);
+	free(txs);
+	free(tcs_of);
+	free(deq);
+	free(s);
+	free(schedule);
+	free(base_s);
 	for (tc = 0; tc <= maxtc; tc++) {
 		char tcs[8];
 		double v = (double)viol[tc];
@@ -1844,13 +1983,6 @@ static void report_column(struct out *o, const char *dir, const char *file, cons
 	if (v.n)
 		out_metric(o, name, params, unit, v.x, v.n);
 	free(v.x);
-}
-
-static int64_t fint(const struct csv *c, size_t nf, int col)
-{
-	if (col < 0 || (size_t)col >= nf || !*c->fields[col])
-		return 0;
-	return strtoll(c->fields[col], NULL, 10);
 }
 
 /*
@@ -1942,6 +2074,55 @@ static int cmd_report(int argc, char **argv)
 	report_isochron(o, dir, sname);
 	free(schedule);
 	return out_close(o, failed) ? 1 : 0;
+}
+
+/*
+ * variant: the schedule with the entries that open class @tc (every entry
+ * when @tc < 0) scaled by @scale, rounded to whole microseconds, as a
+ * schedule file. A cycle-time, if any, is dropped: the cycle becomes the sum.
+ */
+static int cmd_variant(int argc, char **argv)
+{
+	const char *file = NULL;
+	double scale = 0;
+	int tc = -1, i;
+	size_t e;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--tc") && i + 1 < argc)
+			tc = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+			scale = atof(argv[++i]);
+		else if (!file)
+			file = argv[i];
+	}
+	if (!file || scale <= 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (load_schedule(file, &sched, true))
+		return 1;
+	printf("# %s, %s scaled by %g\n", sched.file,
+	       tc < 0 ? "every window" : "the windows of one class", scale);
+	printf("num_tc %d\nmap", sched.num_tc);
+	for (i = 0; i < sched.n_map; i++)
+		printf(" %u", sched.map[i]);
+	printf("\nqueues");
+	for (i = 0; i < sched.n_queues; i++)
+		printf(" %u@%u", sched.count[i], sched.offset[i]);
+	printf("\nbase-time %" PRId64 "\n", sched.base_time);
+	for (e = 0; e < sched.n_entries; e++) {
+		const struct tsched_entry *x = &sched.entries[e];
+		double iv = x->interval;
+
+		if (tc < 0 || (x->gate_mask >> tc) & 1)
+			iv = round(iv * scale / 1000) * 1000;
+		if (iv < 1000)
+			iv = 1000;
+		printf("sched-entry %c %02x %.0f\n", x->cmd, x->gate_mask, iv);
+	}
+	printf("clockid %s\n", tsched_clock_name(sched.clockid));
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2192,6 +2373,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "variant"))
+		return cmd_variant(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
 	usage(stderr);
 	return 2;
