@@ -58,8 +58,12 @@ lab_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
 write_meta() { # write_meta STATUS
 	local -A vm=() info=()
 	local k v
-	while IFS='=' read -r k v; do vm[$k]=$v; done <"$rundir/vm.env" 2>/dev/null || true
-	while IFS='=' read -r k v; do info[$k]=$v; done <"$rundir/guest/info.env" 2>/dev/null || true
+	if [ -f "$rundir/vm.env" ]; then
+		while IFS='=' read -r k v; do vm[$k]=$v; done <"$rundir/vm.env"
+	fi
+	if [ -f "$rundir/guest/info.env" ]; then
+		while IFS='=' read -r k v; do info[$k]=$v; done <"$rundir/guest/info.env"
+	fi
 	jq -n \
 		--arg run_id "$run_id" --arg status "$1" --arg profile "$profile" \
 		--arg lab_commit "$lab_commit" --arg kernel_flavour "$kernel" \
@@ -106,6 +110,11 @@ if [ "$cmd" = shell ]; then
 	exit 0
 fi
 
+# The guest's deadline: 10 minutes, plus 15 per workload (45 in the full
+# profile), unless LAB_DEADLINE says otherwise
+per=900
+[ "$profile" = quick ] || per=2700
+export LAB_DEADLINE=${LAB_DEADLINE:-$((600 + per * ${#selected[@]}))}
 status=ok
 bench/vm.sh "$rundir" "${build[image]}" || status=failed
 trap - INT TERM
