@@ -277,11 +277,12 @@ static void reads_add(struct reads *r, uint64_t t, int b)
 }
 
 /*
- * collect - read the LED's changes until @want were read, no change came for
- * @quiet_ms, or @deadline (CLOCK_MONOTONIC ns) passed. Returns 0, or 1 when
- * the deadline ended it.
+ * collect - read the LED's changes until @want were read, or no change came
+ * for @quiet_ms once CLOCK_MONOTONIC passed @not_before (ns; 0: at once), or
+ * @deadline passed. Returns 0, or 1 when the deadline ended it.
  */
-static int collect(int fd, struct reads *r, size_t want, int quiet_ms, uint64_t deadline)
+static int collect(int fd, struct reads *r, size_t want, int quiet_ms, uint64_t not_before,
+		   uint64_t deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	uint64_t now;
@@ -297,8 +298,10 @@ static int collect(int fd, struct reads *r, size_t want, int quiet_ms, uint64_t 
 				continue;
 			die("poll on /dev/uleds: %s", strerror(errno));
 		}
-		if (rc == 0)
+		if (rc == 0 && mono_ns() >= not_before)
 			return 0;
+		if (rc == 0)
+			continue;
 		if (read(fd, &b, sizeof(b)) != (ssize_t)sizeof(b))
 			die("read from /dev/uleds: %s", strerror(errno));
 		reads_add(r, mono_ns(), b);
@@ -416,7 +419,7 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 	struct atomic_file af;
 	struct reads r = { 0 };
 	char buf[32], csvname[128];
-	uint64_t ideal_ms, slow_ms, deadline, gap_ms;
+	uint64_t ideal_ms, slow_ms, deadline, gap_ms, end_ms;
 	long nsteps, nchanges;
 	struct led_step *steps;
 	int fd, err, ntuples, quiet_ms;
@@ -445,15 +448,21 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 		free(steps);
 	}
 	/*
-	 * The end: every change read, or no change for a second and five times
-	 * the longest gap between the pattern's changes.
+	 * The end: every change read, or, once the pattern should be over (its
+	 * ideal end; for the jiffies pattern's square waves, a tick floor per
+	 * step), no change for 2 s and ten times the longest gap between the
+	 * pattern's changes: a busy TCG guest stalls for over a second.
 	 * The deadline only guards against a pattern that never ends: the
 	 * software pattern is slower than asked (a tick per step and more, far
 	 * more on a busy TCG guest), so it is ten times the ideal time plus a
 	 * tick per step, and a minute.
 	 */
 	slow_ms = 10 * (ideal_ms + (uint64_t)(c->steps > 0 ? c->steps : 1) * (hz ? 1000 / hz : 10));
-	quiet_ms = (int)(1000 + 5 * (gap_ms < 600000 ? gap_ms : 600000));
+	quiet_ms = (int)(2000 + 10 * (gap_ms < 600000 ? gap_ms : 600000));
+	end_ms = ideal_ms;
+	if (!strcmp(c->mode, "pattern") && c->step_ms && nchanges > 0 &&
+	    (uint64_t)(nchanges * led_model_jiffies_ms(c->step_ms, hz)) > end_ms)
+		end_ms = (uint64_t)(nchanges * led_model_jiffies_ms(c->step_ms, hz));
 
 	snprintf(buf, sizeof(buf), "%d", c->repeat);
 	err = sysfs_write(c->led, "repeat", buf);
@@ -469,7 +478,8 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 		    c->pattern, c->led, c->mode, strerror(-err));
 
 	deadline = c->t_start + (slow_ms + 60000) * 1000000ULL;
-	err = collect(fd, &r, nchanges > 0 ? (size_t)nchanges : SIZE_MAX, quiet_ms, deadline);
+	err = collect(fd, &r, nchanges > 0 ? (size_t)nchanges : SIZE_MAX, quiet_ms,
+		      c->t_start + end_ms * 1000000ULL, deadline);
 	c->t_end = mono_ns();
 	c->reads = r.n;
 	snprintf(c->status, sizeof(c->status), "%s", err ? "deadline" : "ok");
@@ -1798,7 +1808,7 @@ static void conform_malformed(const char *mode)
 		/* start a good pattern, check it runs, then write a malformed one */
 		sysfs_write(led, mode, "255 20 255 0 0 20 0 0");
 		r.n = 0;
-		collect(fd, &r, 3, 1000, mono_ns() + 2000000000ULL);
+		collect(fd, &r, 3, 1000, 0, mono_ns() + 2000000000ULL);
 		snprintf(what, sizeof(what), "%s: a square wave of 20 ms steps runs (3 changes seen)",
 			 mode);
 		tap_eq_int((long long)r.n, 3, what);
@@ -1808,9 +1818,9 @@ static void conform_malformed(const char *mode)
 		/* drain what changed before the write, then nothing may change */
 		usleep(50000);
 		r.n = 0;
-		collect(fd, &r, SIZE_MAX, 0, mono_ns() + 1000000000ULL);
+		collect(fd, &r, SIZE_MAX, 0, 0, mono_ns() + 1000000000ULL);
 		r.n = 0;
-		collect(fd, &r, SIZE_MAX, 300, mono_ns() + 2000000000ULL);
+		collect(fd, &r, SIZE_MAX, 300, 0, mono_ns() + 2000000000ULL);
 		snprintf(what, sizeof(what), "%s: after the malformed pattern the LED stops (changes "
 			 "in 300 ms)", mode);
 		tap_eq_int((long long)r.n, 0, what);
@@ -1869,16 +1879,18 @@ static void conform_finite(const char *mode, const char *pattern, int repeat)
 	struct reads r = { 0 };
 	char led[64], buf[64], what[200];
 	unsigned int fin;
-	uint64_t end_ms;
+	uint64_t end_ms, t0;
 	int fd = conform_led(mode, led, sizeof(led)), n;
 
 	n = led_pattern_parse(pattern, MAX_BRIGHTNESS, t, 8, NULL);
 	led_model_final(t, (size_t)n, repeat, &fin, &end_ms);
 	snprintf(buf, sizeof(buf), "%d", repeat);
 	sysfs_write(led, "repeat", buf);
+	t0 = mono_ns();
 	sysfs_write(led, mode, pattern);
-	/* wait until no change for 500 ms (the pattern has ended) */
-	collect(fd, &r, SIZE_MAX, 500, mono_ns() + (4 * end_ms + 3000) * 1000000ULL);
+	/* wait until no change for 500 ms after twice the pattern's length */
+	collect(fd, &r, SIZE_MAX, 500, t0 + (2 * end_ms + 200) * 1000000ULL,
+		t0 + (4 * end_ms + 3000) * 1000000ULL);
 	sysfs_read(led, "brightness", buf, sizeof(buf));
 	snprintf(what, sizeof(what), "%s: '%s' with repeat %d ends at brightness %u", mode, pattern,
 		 repeat, fin);
@@ -1926,7 +1938,8 @@ static void conform_dimming(const char *mode)
 	ktrace_clear(&conform_kt);
 	t0 = mono_ns();
 	sysfs_write(led, mode, "0 1000 255 2000");
-	collect(fd, &r, SIZE_MAX, 1000, t0 + 10000000000ULL);
+	/* the jiffies pattern takes 3.1 s and more, a stall of the host on top */
+	collect(fd, &r, SIZE_MAX, 1000, t0 + 4000000000ULL, t0 + 15000000000ULL);
 	nk = ktrace_changes(&conform_kt, led, 0, &kr);
 
 	snprintf(what, sizeof(what), "%s: dimming example: the kernel sets the documented ramp, %zu "
@@ -1987,14 +2000,14 @@ static void conform_steps(const char *mode)
 	fd = uled_create(led);
 	sysfs_write(led, "brightness", "1");
 	usleep(20000);
-	collect(fd, &r, SIZE_MAX, 0, mono_ns() + 1000000000ULL);
+	collect(fd, &r, SIZE_MAX, 0, 0, mono_ns() + 1000000000ULL);
 	r.n = 0;
 	led_set_trigger(led);
 	sysfs_write(led, "repeat", "2");
 	ktrace_clear(&conform_kt);
 	t0 = mono_ns();
 	sysfs_write(led, mode, "0 1000 0 0 255 2000 255 0");
-	collect(fd, &r, 4, 3000, t0 + 10000000000ULL);
+	collect(fd, &r, 4, 3000, 0, t0 + 10000000000ULL);
 	use = ktrace_changes(&conform_kt, led, 1, &kr) >= 0 ? &kr : &r;
 
 	snprintf(what, sizeof(what), "%s: step example: the values are 0, 255, 0, 255 (%s)", mode,
