@@ -119,10 +119,16 @@ if [ "$cmd" = ab ]; then
 	opts=(--profile "$profile")
 	[ "$trace" = 0 ] || opts+=(--trace)
 	[ -z "${LAB_ACCEL:-}" ] || opts+=(--accel "$LAB_ACCEL")
+	# Each run names its folder in LAB_RUN_DIR_FILE (results/latest may
+	# meanwhile point at somebody else's run)
+	LAB_RUN_DIR_FILE=$(mktemp)
+	export LAB_RUN_DIR_FILE
 	"$0" "${opts[@]}" --kernel stock run "${selected[@]}" || true
-	a=$(readlink -f results/latest)
+	a=$(cat "$LAB_RUN_DIR_FILE")
 	"$0" "${opts[@]}" --kernel lab run "${selected[@]}" || true
-	b=$(readlink -f results/latest)
+	b=$(cat "$LAB_RUN_DIR_FILE")
+	rm -f "$LAB_RUN_DIR_FILE"
+	{ [ -n "$a" ] && [ -n "$b" ]; } || die "ab: a run did not start (see above)"
 	exec bench/compare.sh "$a" "$b"
 fi
 

@@ -40,6 +40,7 @@ if [ "$cmd" != shell ]; then
 	mv -T "$base/.latest.tmp" "$base/latest"
 fi
 log run "run $run_id in $rundir"
+[ -z "${LAB_RUN_DIR_FILE:-}" ] || echo "$rundir" >"$LAB_RUN_DIR_FILE"
 
 {
 	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q\n' "$run_id" "$profile" "$trace"
