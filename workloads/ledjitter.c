@@ -1953,9 +1953,11 @@ static void conform_dimming(const char *mode)
 			 kr.b[bad], kr.n);
 	else
 		tap_fail(what, "expected %zu changes, got %zu", nc, kr.n);
-	if (kr.n == nc)
+	for (i = 0; i < kr.n && kr.b[i] != 255; i++)
+		;
+	if (kr.n == nc && i < kr.n)
 		tap_diag("%s: dimming example (kernel): 255 at %.1f ms, 0 at %.1f ms after the write "
-			 "(documented: 1000 and 3000)", mode, (kr.t[20] - t0) / 1e6,
+			 "(documented: 1000 and 3000)", mode, (kr.t[i] - t0) / 1e6,
 			 (kr.t[nc - 1] - t0) / 1e6);
 
 	for (i = 0, j = 0; i < r.n; i++, j++) {
