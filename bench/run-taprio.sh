@@ -11,8 +11,10 @@
 #     in the quick profile), under perf stat, with probes/taprio_gate.bt (or
 #     taprio_gate_kprobe.bt on a stock kernel); `taprio run` refuses to
 #     measure while |PHC - CLOCK_TAI| exceeds 10 us;
-#  4. isochron on the same schedule and class 0, software timestamps,
-#     --omit-sync (its sync checks want ptp4l; the sync was checked in 3);
+#  4. isochron on the same schedule and class 0, --omit-sync (its sync
+#     checks want ptp4l; the sync was checked in 3); software timestamps
+#     for the comparison, and the emulated hardware ones of patch 0013
+#     (without them isochron 0.9 refuses to run);
 #  5. ptp4l between eth0 and rx/eth1, software timestamps over the lab wire,
 #     the slave free-running (both ends share the guest's CLOCK_REALTIME),
 #     its offsets recorded;
@@ -158,7 +160,7 @@ if [ -n "$phc" ]; then
 	pids+=("$rcv")
 	# Its stats port takes seconds to open under TCG
 	for _ in $(seq 100); do
-		ip netns exec rx ss -ltn 2>/dev/null | grep -q '198.18.0.2:5000 ' && break
+		ip netns exec rx ss -ltn 2>/dev/null | grep -q ':5000 ' && break
 		sleep 0.3
 	done
 	rc=0
@@ -172,9 +174,9 @@ if [ -n "$phc" ]; then
 	if [ "$rc" = 0 ] && [ -f "$stage/isochron.dat" ]; then
 		isochron report --input-file "$stage/isochron.dat" --summary >"$out/isochron-summary.txt" 2>&1 || true
 		{
-			echo "tc,seq,scheduled_ns,wake_ns,sched_ns,tx_ns,rx_ns"
+			echo "tc,seq,scheduled_ns,wake_ns,sched_ns,tx_ns,hw_tx_ns,rx_ns,hw_rx_ns"
 			isochron report --input-file "$stage/isochron.dat" \
-				--printf-format "0,%u,%d,%d,%d,%d,%d\n" --printf-args "qSwstr"
+				--printf-format "0,%u,%d,%d,%d,%d,%d,%d,%d\n" --printf-args "qSwstTrR"
 		} >"$out/isochron.csv"
 	else
 		failures+=("isochron send exited $rc: $(tail -1 "$stage/isochron-send.log")")
@@ -211,7 +213,7 @@ if [ -n "$phc" ] && [ -f "$out/phc2sys.log" ]; then
 fi
 
 # 6. summary.json (written in tmpfs, then copied: 9p is slow for the rewrites)
-for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv; do
+for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv isochron-summary.txt; do
 	[ ! -f "$out/$f" ] || cp "$out/$f" "$stage/$f"
 done
 reason=

@@ -1993,8 +1993,10 @@ static void report_column(struct out *o, const char *dir, const char *file, cons
  */
 static void report_isochron(struct out *o, const char *dir, const char *sname)
 {
-	struct vec sl = { 0 }, pd = { 0 }, late = { 0 };
-	int cs, cw, ct, cr, ctc;
+	struct vec sl = { 0 }, pd = { 0 }, late = { 0 }, hpd = { 0 };
+	int cs, cw, ct, cr, ctc, cht, chr;
+	char line[256];
+	FILE *f;
 	char tcs[8] = "";
 	struct csv c;
 	size_t nf;
@@ -2006,9 +2008,14 @@ static void report_isochron(struct out *o, const char *dir, const char *sname)
 	cw = csv_col(&c, "wake_ns");
 	ct = csv_col(&c, "tx_ns");
 	cr = csv_col(&c, "rx_ns");
+	cht = csv_col(&c, "hw_tx_ns");
+	chr = csv_col(&c, "hw_rx_ns");
 	while ((nf = csv_next(&c))) {
 		int64_t S = fint(&c, nf, cs), w = fint(&c, nf, cw), t = fint(&c, nf, ct);
-		int64_t r = fint(&c, nf, cr);
+		int64_t r = fint(&c, nf, cr), T = fint(&c, nf, cht), R = fint(&c, nf, chr);
+
+		if (T > 0 && R > 0)
+			vpush(&hpd, (double)(R - T) / 1e3);
 
 		if (!*tcs && ctc >= 0 && (size_t)ctc < nf)
 			snprintf(tcs, sizeof(tcs), "%s", c.fields[ctc]);
@@ -2025,10 +2032,28 @@ static void report_isochron(struct out *o, const char *dir, const char *sname)
 	out_metric(o, "isochron_sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
 								       NULL }, "us", sl.x, sl.n);
 	out_metric(o, "isochron_path_delay_us", (const char *[]){ "tc", tcs, "schedule", sname,
-								   NULL }, "us", pd.x, pd.n);
+								   "timestamps", "software", NULL },
+		   "us", pd.x, pd.n);
 	out_metric(o, "isochron_tx_after_scheduled_us", (const char *[]){ "tc", tcs, "schedule",
 									   sname, NULL }, "us",
 		   late.x, late.n);
+	if (hpd.n)
+		out_metric(o, "isochron_path_delay_us", (const char *[]){ "tc", tcs, "schedule",
+					   sname, "timestamps", "emulated-hardware", NULL }, "us",
+			   hpd.x, hpd.n);
+	/* "HW TX deadline misses: N (p%)" of isochron report --summary */
+	snprintf(line, sizeof(line), "%s/isochron-summary.txt", dir);
+	f = fopen(line, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		double misses;
+
+		if (sscanf(line, "HW TX deadline misses: %lf", &misses) == 1)
+			out_metric(o, "isochron_deadline_misses", (const char *[]){ "tc", tcs,
+					   "schedule", sname, NULL }, "packets", &misses, 1);
+	}
+	if (f)
+		fclose(f);
+	free(hpd.x);
 	free(sl.x);
 	free(pd.x);
 	free(late.x);
