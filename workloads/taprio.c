@@ -48,9 +48,6 @@
 #include "timing.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#ifndef MIN
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#endif
 
 static const char *prog = "taprio";
 
@@ -1420,6 +1417,32 @@ static int write_gates(struct run *r, const char *dir, int first, int cycles)
 	return atomic_commit(&af);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The cycle (from the start) holding the median TX of class 0's packets */
+static int middle_tx_cycle(const struct run *r, int64_t c)
+{
+	int64_t *t = calloc(r->count, sizeof(*t)), k = 0;
+	size_t i, n = 0;
+
+	if (!t)
+		return 0;
+	for (i = 0; i < r->count; i++)
+		if (r->rec[0][i].tx > r->start)
+			t[n++] = r->rec[0][i].tx - r->start;
+	if (n) {
+		qsort(t, n, sizeof(*t), cmp_i64);
+		k = t[n / 2] / c - 1;
+	}
+	free(t);
+	return k > 0 ? (int)k : 0;
+}
+
 static int parse_sizes(const char *arg, struct run *r)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
@@ -1586,9 +1609,8 @@ static int cmd_run(int argc, char **argv)
 
 	rc = write_packets(&r, out);
 	if (!rc)
-		/* A second into the measurement (or half-way), past the start-up */
-		rc = write_gates(&r, out, (int)MIN(1000000000 / c,
-						  (int64_t)((double)r.count / r.rate * 5e8) / c), 3);
+		/* Three cycles around the middle TX of the first class's packets */
+		rc = write_gates(&r, out, middle_tx_cycle(&r, c), 3);
 	if (!rc && !csv_open(&af, out, "run-info.csv", "key,value")) {
 		char tcargs[8192];
 
