@@ -12,7 +12,7 @@
 # into a tmpfs folder and copied into the share at the end: summary.json is
 # rewritten once per metric, and writes over 9p are slow under TCG.
 #
-# quick profile: steps of 1, 10, 100 ms (500, 500, 100 steps), cyclictest
+# quick profile: steps of 1, 10, 100 ms (300, 300, 100 steps), cyclictest
 # 10 s per load; full: 1, 5, 10, 50, 100 ms (2000, 2000, 2000, 400, 200
 # steps), cyclictest 30 s. On a kernel without hr_pattern (--kernel stock)
 # the hr_pattern cells and conformance cases are skipped, and say so.

@@ -70,7 +70,7 @@ static void usage(FILE *f)
 		"         uleds read is timestamped (CLOCK_MONOTONIC) into DIR/user-CELL.csv and\n"
 		"         the cell is listed in DIR/cells-LOAD.csv. --pattern runs one pattern of\n"
 		"         your own instead (passed to the kernel as given).\n"
-		"         quick profile: steps 1, 10, 100 ms (500, 500, 100 steps)\n"
+		"         quick profile: steps 1, 10, 100 ms (300, 300, 100 steps)\n"
 		"         full profile:  steps 1, 5, 10, 50, 100 ms (2000, 2000, 2000, 400, 200)\n"
 		"analyze  match DIR/probe-led_timer.csv (the kernel observer) and the reads to\n"
 		"         the model; write DIR/summary.json, steps-CELL.csv, errors.csv,\n"
@@ -328,7 +328,7 @@ struct profile_cell {
 	long steps;
 };
 
-static const struct profile_cell quick_cells[] = { { 1, 500 }, { 10, 500 }, { 100, 100 } };
+static const struct profile_cell quick_cells[] = { { 1, 300 }, { 10, 300 }, { 100, 100 } };
 static const struct profile_cell full_cells[] = {
 	{ 1, 2000 }, { 5, 2000 }, { 10, 2000 }, { 50, 400 }, { 100, 200 }
 };
