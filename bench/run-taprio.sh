@@ -227,6 +227,53 @@ else
 	"$bin" report "$stage"
 fi
 cp "$stage/summary.json" "$out/summary.json"
+
+# notes.md: the issue's targets against what this run measured, plainly
+{
+	sum=$out/summary.json
+	m() { # m NAME FIELD [TC [EXTRA_PARAM VALUE]]
+		jq -r --arg n "$1" --arg f "$2" --arg tc "${3:-}" --arg k "${4:-}" --arg v "${5:-}" '
+			[.metrics[] | select(.name == $n and ($tc == "" or .params.tc == $tc)
+				and ($k == "" or .params[$k] == $v))][0][$f] // "n/a"' "$sum"
+	}
+	echo "taprio gate timing, schedule $(basename "$sched"), profile $profile"
+	echo
+	echo "Target: 0 packets outside their windows over $count packets per class."
+	for tc in 0 1 2; do
+		v=$(m violations median "$tc")
+		[ "$v" != n/a ] || continue
+		verdict="not met"
+		[ "$v" != 0 ] || verdict=met
+		echo "- class $tc: $v of $(m in_window_pct n "$tc") outside at the driver's TX timestamp ($verdict);" \
+			"at taprio's dequeue (probe, $(m violations_at_dequeue median "$tc") of the" \
+			"$(jq -r --arg tc "$tc" '[.metrics[] | select(.name == "violations_at_dequeue" and .params.tc == $tc)][0].params.packets_seen_by_probe // "0"' "$sum")" \
+			"packets whose dequeue it saw)."
+	done
+	echo
+	echo "Gate advance lateness (tracepoint): p50 $(m advance_lateness_us median) us," \
+		"p99 $(m advance_lateness_us p99) us, max $(m advance_lateness_us max) us, n $(m advance_lateness_us n)" \
+		"of $(grep '^"@advances"' "$out/probe-$probe-maps.csv" 2>/dev/null | cut -d, -f5 || echo '?') advances" \
+		"(bpftrace drops printf events when its reader falls behind)."
+	ours=$(m sender_latency_us median 0 packets gate-open-at-wake)
+	theirs=$(m isochron_sender_latency_us median 0)
+	echo
+	echo "Sender latency, class 0 (driver TX - wake-up), median: ours $ours us (packets whose gate was open" \
+		"at wake-up), isochron $theirs us (n $(m isochron_sender_latency_us n 0))."
+	if [ "$ours" != n/a ] && [ "$theirs" != n/a ] && [ "$theirs" != null ] &&
+		[ "$(m isochron_sender_latency_us n 0)" -ge 10 ]; then
+		awk -v a="$ours" -v b="$theirs" 'BEGIN {d = (b - a) / a * 100; if (d < 0) d = -d
+			printf "Difference %.0f%%: %s (target: within 20%%).\n", d, d <= 20 ? "met" : "not met"}'
+	else
+		echo "No comparison: isochron gave fewer than 10 complete samples in this run (see isochron-summary.txt)."
+	fi
+	echo
+	echo "Clock sync: PHC - CLOCK_TAI median $(m sync_offset_ns median "" source workload) ns," \
+		"max $(m sync_offset_ns max "" source workload) ns; the run refuses to measure above $threshold_ns ns."
+	echo
+	echo "Under TCG on a loaded host the guest stalls for milliseconds, at times more than a second:"
+	echo "late gate advances, packets past their window at the driver after an in-window dequeue,"
+	echo "and skipped probe events are the emulation's; compare runs of the same host and load."
+} >"$out/notes.md.tmp" 2>/dev/null && mv "$out/notes.md.tmp" "$out/notes.md"
 [ -z "$reason" ] || {
 	echo "taprio: $reason" >&2
 	exit 1
