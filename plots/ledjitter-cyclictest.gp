@@ -3,6 +3,8 @@
 # boot as the LED measurements: the reference for the user observer's
 # wake-up latency. cyclictest counts in 1 us buckets; they are summed here
 # into quarter-octave bins (4 per doubling), drawn at the bin's lower bound.
+# The histogram ends at 100 ms (cyclictest -h 100000): wake-ups later than
+# that are cyclictest's overflows, counted in summary.json at the thread's max.
 # input: ledjitter/cyclictest-idle.csv
 # input: ledjitter/cyclictest-busy.csv
 load 'plots/common.gp'
