@@ -77,7 +77,8 @@ measure() {
 			[m("in_window_pct").n, m("violations").median, m("in_window_pct").mean,
 			 m("gate_lateness_us").p99, m("gate_lateness_us").median] | map(. // "") | @csv' \
 			"$work/$name/summary.json")
-		read -r win cyc < <(windows "$work/$name/schedule.sched" "$t")
+		# (no process substitution: the guest has no /dev/fd)
+		read -r win cyc <<<"$(windows "$work/$name/schedule.sched" "$t")"
 		echo "$kind,$t,$scale,$win,$cyc,$v" >>"$out/tune.csv"
 	done
 }
