@@ -11,6 +11,9 @@ set cblabel 'p99 gate lateness [µs]'
 set logscale cb
 set palette defined (0 '#ffffcc', 1 '#fd8d3c', 2 '#800026')
 set xrange [0:1.75]
+stats f using 2 nooutput
+set yrange [-0.6:STATS_max + 0.6]
+set format cb '%.0f'
 set ytics 1
 set key outside bottom center horizontal
 # columns: 1 kind, 2 tc, 3 scale, 4 window_us, 5 cycle_us, 6 packets, 7 violations,
