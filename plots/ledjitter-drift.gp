@@ -21,13 +21,13 @@ set xlabel 'cycle (2 steps each)'
 set ylabel '|error| at the cycle start [ms] (log scale)'
 set logscale y
 set format y '%g'
-set yrange [0.01:1e6]
-set key top left maxrows 3
+set yrange [0.01:1e7]
+set key top left maxrows 5
 plot for [s in steps] data skip 1 \
 	using (sel('pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \
-	lw 2 dt 1 lc rgb colour(s) title sprintf('pattern, %s ms steps', s), \
+	lw 2 dt 1 lc rgb colour(s) title sprintf('pattern, %s ms', s), \
      for [s in steps] data skip 1 \
 	using (sel('hr_pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \
-	lw 1 dt 1 lc rgb colour(s) title sprintf('hr_pattern, %s ms steps (thin)', s)
+	lw 1 dt 1 lc rgb colour(s) title sprintf('hr_pattern, %s ms (thin line)', s)
 out = rundir.'/ledjitter/drift'
 @save
