@@ -36,8 +36,8 @@ done
 rundir=$base/$run_id
 mkdir -p "$rundir/guest"
 if [ "$cmd" != shell ]; then
-	ln -sfn "$run_id" "$base/.latest.tmp"
-	mv -T "$base/.latest.tmp" "$base/latest"
+	ln -sfn "$run_id" "$base/.latest.tmp.$$"
+	mv -T "$base/.latest.tmp.$$" "$base/latest"
 fi
 log run "run $run_id in $rundir"
 [ -z "${LAB_RUN_DIR_FILE:-}" ] || echo "$rundir" >"$LAB_RUN_DIR_FILE"

@@ -22,9 +22,9 @@ check "the running kernel is the build with key $LAB_EXPECT_KEY (/proc/version)"
 	"$(yes_no grep -qF "@$LAB_EXPECT_KEY)" /proc/version)"
 check "the running kernel's config is the one built (hash)" "$LAB_EXPECT_CONFIG_HASH" \
 	"$(zcat /proc/config.gz | sha256sum | cut -c1-16)"
-missing=$("$LAB_SRC/kernel/check-config.sh" "$LAB_SRC/kernel/lab.config" <(zcat /proc/config.gz) || true)
+missing=$(zcat /proc/config.gz | "$LAB_SRC/kernel/check-config.sh" "$LAB_SRC/kernel/lab.config" - || true)
 check "every option of kernel/lab.config is set in /proc/config.gz" "" "$missing"
-missing=$("$LAB_SRC/kernel/check-config.sh" "$LAB_SRC/kernel/patches/config" <(zcat /proc/config.gz) || true)
+missing=$(zcat /proc/config.gz | "$LAB_SRC/kernel/check-config.sh" "$LAB_SRC/kernel/patches/config" - || true)
 check "every option of kernel/patches/config is set in /proc/config.gz" "" "$missing"
 check "the guest sees every vCPU (ACPI)" "$(grep -c ^processor /proc/cpuinfo)" "$(nproc)"
 
