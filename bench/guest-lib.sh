@@ -60,3 +60,20 @@ probe_stop() {
 	wait "$pid" || true
 	"$LAB_SRC/bench/probe2csv.sh" "$LAB_WL_OUT/probe-$name.json" "$LAB_WL_OUT/probe-$name"
 }
+
+# tap_fold FILE: fold another TAP stream into the caller's, numbering its
+# results on from the caller's counter $n (bash only: every exec costs a
+# second under TCG; a file, not process substitution: the guest has no /dev/fd)
+tap_fold() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "* | "not ok "*)
+			n=$((n + 1))
+			[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
+			echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
+			;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}

@@ -69,16 +69,7 @@ n=0
 		for t in ptp taprio; do
 			echo "# tests/guest/$t.sh"
 			"$LAB_SRC/tests/guest/$t.sh" >"$stage/$t.tap" 2>&1 || true
-			while IFS= read -r line; do
-				case "$line" in
-				"ok "* | "not ok "*)
-					n=$((n + 1))
-					[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
-					echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
-					;;
-				"#"*) echo "$line" ;;
-				esac
-			done <"$stage/$t.tap"
+			tap_fold "$stage/$t.tap"
 		done
 		echo "1..$n"
 	} >"$stage/conformance.tap"

@@ -41,6 +41,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cli.h"
 #include "led_model.h"
 #include "output.h"
 #include "stats.h"
@@ -86,17 +87,7 @@ static void usage(FILE *f)
 		prog, prog, prog, prog, prog);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	exit(2);
-}
+#define usage_error(...) lab_usage_error(prog, __VA_ARGS__)
 
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {

@@ -59,6 +59,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "cli.h"
 #include "nl.h"
 #include "output.h"
 #include "stats.h"
@@ -79,18 +80,7 @@
 
 static const char *prog = "routedump";
 
-static void usage_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	exit(2);
-}
+#define usage_error(...) lab_usage_error(prog, __VA_ARGS__)
 
 static void usage(void)
 {

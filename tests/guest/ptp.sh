@@ -7,6 +7,8 @@
 # case is skipped, saying why.
 set -eu
 
+. "$LAB_SRC/bench/guest-lib.sh"
+
 n=0
 check() { # check WHAT EXPECTED GOT
 	n=$((n + 1))
@@ -44,17 +46,7 @@ fresh=--fresh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$taprio" phc-check --if eth0 $fresh >"$tmp/phc-check.tap" 2>&1 || true
-while IFS= read -r line; do
-	case "$line" in
-	"ok "* | "not ok "*)
-		n=$((n + 1))
-		# bash only: every exec costs a second under TCG
-		[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
-		echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
-		;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/phc-check.tap"  # no process substitution: the guest has no /dev/fd
+tap_fold "$tmp/phc-check.tap"
 
 # linuxptp's phc_ctl: set, get, adj, freq, cmp
 out=$(phc_ctl "$dev" set 1000000000 get 2>&1)

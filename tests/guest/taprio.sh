@@ -7,6 +7,8 @@
 # entry by entry.
 set -eu
 
+. "$LAB_SRC/bench/guest-lib.sh"
+
 n=0
 check() { # check WHAT EXPECTED GOT
 	n=$((n + 1))
@@ -15,21 +17,6 @@ check() { # check WHAT EXPECTED GOT
 	else
 		echo "not ok $n - $1: expected '$2', got '$3'"
 	fi
-}
-# renumber FILE: fold another TAP stream into this one (bash only: every
-# exec costs a second under TCG)
-renumber() {
-	local line
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "* | "not ok "*)
-			n=$((n + 1))
-			[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
-			echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
-			;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$1"
 }
 root_kind() {
 	tc qdisc show dev eth0 root | awk 'NR == 1 {print $2}'
@@ -65,6 +52,6 @@ cd "$LAB_SRC"
 
 # The advance tracepoint follows the schedule entry by entry
 "$taprio" trace-check "$good" --seconds 1 >"$tmp/trace.tap" 2>&1 || true
-renumber "$tmp/trace.tap"
+tap_fold "$tmp/trace.tap"
 check "no taprio is left configured after trace-check" mq "$(root_kind)"
 echo "1..$n"
