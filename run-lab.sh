@@ -21,12 +21,20 @@ Commands:
   report RUN          (re)write the report of a run (run id or path)
   compare RUN_A RUN_B compare two runs metric by metric
   ab [WORKLOAD...]    run on the stock kernel and on the lab kernel, then compare
+  tune-taprio FILE    sweep the window of each traffic class (x0.25..x1.5) and
+                      the cycle time (x0.5..x2) around the taprio schedule FILE
+                      (tc syntax, see workloads/schedules/), measure each, and
+                      recommend per class the shortest window with no packet
+                      outside it and p99 gate lateness within --bound-us
 
 Options:
   --profile quick|full  how long and how wide the workloads measure (quick)
   --accel kvm|tcg       QEMU accelerator (default: KVM when a probe boots, else TCG)
   --kernel lab|stock    the lab kernel (patch series applied) or the stock baseline
   --trace               record the workloads' probe events with trace-cmd
+  --schedule FILE       the taprio schedule the taprio workload measures (tc
+                        syntax; default workloads/schedules/three-class-10ms.sched)
+  --bound-us N          tune-taprio's p99 gate lateness bound in us (1000)
   -h, --help            this text
 
 Environment: LAB_CACHE (kernel cache, default ~/.cache/kernel-lab), LAB_VCPUS (4),
@@ -47,6 +55,8 @@ workloads() {
 profile=quick
 kernel=${LAB_KERNEL:-lab}
 trace=0
+bound_us=
+schedule=
 cmd=
 args=()
 while [ $# -gt 0 ]; do
@@ -68,6 +78,20 @@ while [ $# -gt 0 ]; do
 	--trace)
 		trace=1
 		shift
+		;;
+	--schedule)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		{ [ -f "$2" ] && [ -r "$2" ]; } ||
+			usage_error "schedule file '$2' does not exist or is not readable"
+		schedule=$2
+		shift 2
+		;;
+	--bound-us)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		{ [[ "$2" =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v b="$2" 'BEGIN {exit !(b > 0)}'; } ||
+			usage_error "bad value '$2' for --bound-us: expected a positive number of microseconds"
+		bound_us=$2
+		shift 2
 		;;
 	-*) usage_error "unknown option '$1'" ;;
 	*)
@@ -95,8 +119,14 @@ compare)
 	exec bench/compare.sh "${args[@]}"
 	;;
 all | run | shell | ab) ;;
+tune-taprio)
+	[ "${#args[@]}" -eq 1 ] || usage_error "tune-taprio takes one schedule file"
+	{ [ -f "${args[0]}" ] && [ -r "${args[0]}" ]; } ||
+		usage_error "schedule file '${args[0]}' does not exist or is not readable"
+	;;
 *) usage_error "unknown command '$cmd'" ;;
 esac
+[ -z "$bound_us" ] || [ "$cmd" = tune-taprio ] || usage_error "--bound-us goes with tune-taprio only"
 
 # Which workloads
 selected=()
@@ -135,4 +165,14 @@ fi
 log build "workloads and tests (make all)"
 make -s all
 
+# Schedules are checked here, before a guest boots for them
+if [ -n "$schedule" ]; then
+	build/taprio check "$schedule" >/dev/null || die "--schedule: '$schedule' refused (see above)"
+	export LAB_TAPRIO_SCHEDULE_FILE=$schedule
+fi
+if [ "$cmd" = tune-taprio ]; then
+	build/taprio check "${args[0]}" >/dev/null || die "tune-taprio: schedule '${args[0]}' refused (see above)"
+	export LAB_TAPRIO_TUNE_FILE=${args[0]} LAB_TAPRIO_TUNE_BOUND_US=${bound_us:-1000}
+	exec bench/run.sh run "$kernel" "$profile" "$trace" taprio
+fi
 exec bench/run.sh "$cmd" "$kernel" "$profile" "$trace" "${selected[@]}"

@@ -42,8 +42,21 @@ fi
 log run "run $run_id in $rundir"
 [ -z "${LAB_RUN_DIR_FILE:-}" ] || echo "$rundir" >"$LAB_RUN_DIR_FILE"
 
+# taprio schedules given to run-lab.sh (--schedule, tune-taprio) travel in
+# the run folder
+[ -z "${LAB_TAPRIO_SCHEDULE_FILE:-}" ] || cp -- "$LAB_TAPRIO_SCHEDULE_FILE" "$rundir/taprio.sched"
+[ -z "${LAB_TAPRIO_TUNE_FILE:-}" ] || cp -- "$LAB_TAPRIO_TUNE_FILE" "$rundir/taprio-tune.sched"
 {
 	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q\n' "$run_id" "$profile" "$trace"
+	# shellcheck disable=SC2016 # $LAB_OUT is the guest's
+	if [ -n "${LAB_TAPRIO_SCHEDULE_FILE:-}" ]; then
+		printf 'export LAB_TAPRIO_SCHEDULE="$LAB_OUT/taprio.sched"\n'
+	fi
+	# shellcheck disable=SC2016
+	if [ -n "${LAB_TAPRIO_TUNE_FILE:-}" ]; then
+		printf 'export LAB_TAPRIO_TUNE="$LAB_OUT/taprio-tune.sched" LAB_TAPRIO_TUNE_BOUND_US=%q\n' \
+			"${LAB_TAPRIO_TUNE_BOUND_US:-1000}"
+	fi
 	if [ "$cmd" = shell ]; then
 		echo interactive
 	fi
@@ -82,6 +95,9 @@ write_meta() { # write_meta STATUS
 		--arg started "$started" --arg ended "$(date -u +%FT%TZ)" \
 		--arg kernel_build_seconds "${build[build_seconds]}" \
 		--arg boot_seconds "${vm[boot_seconds]:-null}" \
+		--arg tune "${LAB_TAPRIO_TUNE_FILE:+$(basename -- "$LAB_TAPRIO_TUNE_FILE")}" \
+		--arg schedule "${LAB_TAPRIO_SCHEDULE_FILE:+$(basename -- "$LAB_TAPRIO_SCHEDULE_FILE")}" \
+		--arg tune_bound "${LAB_TAPRIO_TUNE_BOUND_US:-}" \
 		--arg vm_seconds "${vm[vm_seconds]:-null}" \
 		--args '{
 			run_id: $run_id, status: $status, profile: $profile,
@@ -99,7 +115,9 @@ write_meta() { # write_meta STATUS
 			kernel_build_seconds: ($kernel_build_seconds | tonumber),
 			boot_seconds: ($boot_seconds | tonumber? // null),
 			vm_seconds: ($vm_seconds | tonumber? // null)
-		}' "${selected[@]}" | atomic_write "$rundir/meta.json"
+		} + (if $tune == "" then {} else
+			{taprio_tune: {schedule: $tune, bound_us: ($tune_bound | tonumber)}} end)
+		  + (if $schedule == "" then {} else {taprio_schedule: $schedule} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"
 }
 
 write_meta running

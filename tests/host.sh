@@ -39,6 +39,17 @@ expect_fail "bad kernel flavour" 2 "'vanilla'" ./run-lab.sh --kernel vanilla
 expect_fail "unknown command" 2 "'frobnicate'" ./run-lab.sh frobnicate
 expect_fail "unknown workload" 2 "'nosuch'" ./run-lab.sh run nosuch
 expect_fail "option without value" 2 "--accel" ./run-lab.sh --accel
+expect_fail "tune-taprio without a schedule" 2 "one schedule file" ./run-lab.sh tune-taprio
+expect_fail "tune-taprio, missing schedule" 2 "'/nonexistent.sched'" ./run-lab.sh tune-taprio /nonexistent.sched
+expect_fail "tune-taprio, bad --bound-us" 2 "'-5'" \
+	./run-lab.sh --bound-us -5 tune-taprio workloads/schedules/three-class-10ms.sched
+expect_fail "--bound-us without tune-taprio" 2 "--bound-us" ./run-lab.sh --bound-us 10 run taprio
+expect_fail "--schedule, missing file" 2 "'/nonexistent.sched'" ./run-lab.sh --schedule /nonexistent.sched run taprio
+# A malformed schedule is refused on the host, before a guest boots for it
+expect_fail "--schedule, malformed schedule" 1 "interval-zero.sched:7: sched-entry: interval 0" \
+	./run-lab.sh --schedule tests/guest/taprio-bad/interval-zero.sched run taprio
+expect_fail "tune-taprio, malformed schedule" 1 "unknown-command.sched:" \
+	./run-lab.sh tune-taprio tests/guest/taprio-bad/unknown-command.sched
 expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla'" kernel/build.sh vanilla
 
 tmp=$(mktemp -d)

@@ -39,6 +39,8 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 
 #include "output.h"
 #include "phc.h"
@@ -63,10 +65,12 @@ static void usage(FILE *f)
 		"  clear [--dev DEV]               remove a taprio root qdisc from DEV\n"
 		"  phc-check [--if IF] [--fresh]   conformance of IF's PTP clock (TAP)\n"
 		"  run FILE --out DIR [--dev DEV] [--count N] [--rate PPS] [--sizes B,B..]\n"
-		"      [--dst IP] [--port P] [--rx-netns NS] [--sync-threshold NS]\n"
-		"                                  configure FILE, send N packets per class at PPS\n"
-		"                                  (random phase), receive in NS, write packets.csv,\n"
-		"                                  gates.csv, run-info.csv, sync-workload.csv\n"
+		"      [--dst IP] [--port P] [--rx-netns NS] [--sync-threshold NS] [--tc N]\n"
+		"      [--phase NS]                configure FILE, send N packets per class (class N\n"
+		"                                  only with --tc) at PPS, each at a random point of\n"
+		"                                  its period (NS into it with --phase), receive in\n"
+		"                                  NS, write packets.csv, gates.csv, run-info.csv,\n"
+		"                                  sync-workload.csv\n"
 		"  set-tai SECONDS                 set the kernel's TAI offset (CLOCK_TAI - REALTIME)\n"
 		"  tai-mono                        print CLOCK_TAI - CLOCK_MONOTONIC in ns\n"
 		"  variant FILE [--tc N] --scale S print FILE with the windows of class N (all\n"
@@ -1135,6 +1139,8 @@ struct run {
 	size_t count;
 	double rate;
 	int sizes[16], n_sizes;
+	int only_tc;			/* send on this class only; -1: every class */
+	int64_t phase;			/* send this far into each period; -1: at random */
 	int64_t base, start, tai_off;	/* tai_off: CLOCK_TAI - CLOCK_REALTIME */
 	struct prec *rec[TSCHED_MAX_TC];
 	volatile bool senders_done, stop;
@@ -1217,7 +1223,8 @@ static void *sender(void *p)
 	}
 	for (i = 0; i < r->count && !r->stop; i++) {
 		struct pkt_hdr *h = (struct pkt_hdr *)buf;
-		int64_t at = r->start + (int64_t)i * period + (int64_t)(rand_r(&seed) % period);
+		int64_t at = r->start + (int64_t)i * period +
+			     (r->phase >= 0 ? r->phase : (int64_t)(rand_r(&seed) % period));
 		size_t size = (size_t)r->sizes[i % (size_t)r->n_sizes];
 
 		sleep_until_ns(CLOCK_TAI, (uint64_t)at);
@@ -1481,6 +1488,8 @@ static int cmd_run(int argc, char **argv)
 		{ "rx-netns", required_argument, NULL, 'N' },
 		{ "sync-threshold", required_argument, NULL, 't' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "tc", required_argument, NULL, 'c' },
+		{ "phase", required_argument, NULL, 'P' },
 		{ 0 },
 	};
 	static struct run r;
@@ -1504,6 +1513,8 @@ static int cmd_run(int argc, char **argv)
 	r.sizes[1] = 512;
 	r.sizes[2] = 1400;
 	r.n_sizes = 3;
+	r.only_tc = -1;
+	r.phase = -1;
 	r.phc_fd = -1;
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -1520,6 +1531,22 @@ static int cmd_run(int argc, char **argv)
 		case 'N': r.netns = optarg; break;
 		case 't': threshold = strtoll(optarg, NULL, 10); break;
 		case 'k': keep = true; break;
+		case 'c':
+		case 'P': {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+
+			if (*end || end == optarg || v < 0 || v > INT32_MAX) {
+				fprintf(stderr, "%s: --%s '%s': expected a number from 0\n", prog,
+					o == 'c' ? "tc" : "phase", optarg);
+				return 2;
+			}
+			if (o == 'c')
+				r.only_tc = (int)v;
+			else
+				r.phase = v;
+			break;
+		}
 		default:
 			usage(stderr);
 			return 2;
@@ -1533,6 +1560,16 @@ static int cmd_run(int argc, char **argv)
 	if (load_schedule(argv[optind], &sched, true))
 		return 1;
 	r.s = &sched;
+	if (r.only_tc >= sched.num_tc) {
+		fprintf(stderr, "%s: --tc %d: %s has %d traffic classes (0 to %d)\n", prog,
+			r.only_tc, sched.file, sched.num_tc, sched.num_tc - 1);
+		return 2;
+	}
+	if (r.phase >= (int64_t)(1e9 / r.rate)) {
+		fprintf(stderr, "%s: --phase %" PRId64 ": beyond the period of %.0f ns at %g/s\n",
+			prog, r.phase, 1e9 / r.rate, r.rate);
+		return 2;
+	}
 	if (sched.clockid != CLOCK_TAI) {
 		fprintf(stderr, "%s: %s: the workload measures schedules on CLOCK_TAI only\n",
 			prog, sched.file);
@@ -1593,12 +1630,14 @@ static int cmd_run(int argc, char **argv)
 	for (tc = 0; tc < sched.num_tc; tc++) {
 		sa[tc].r = &r;
 		sa[tc].tc = tc;
-		pthread_create(&snd[tc], NULL, sender, &sa[tc]);
+		if (r.only_tc < 0 || tc == r.only_tc)
+			pthread_create(&snd[tc], NULL, sender, &sa[tc]);
 	}
 	fprintf(stderr, "%s: %zu packets per class at %.0f/s from base-time %" PRId64 "\n",
 		prog, r.count, r.rate, r.base);
 	for (tc = 0; tc < sched.num_tc; tc++)
-		pthread_join(snd[tc], NULL);
+		if (r.only_tc < 0 || tc == r.only_tc)
+			pthread_join(snd[tc], NULL);
 	r.senders_done = true;
 	pthread_join(rcv, NULL);
 	if (sampling) {
@@ -1788,17 +1827,20 @@ static char *run_info(const char *dir, const char *key)
 }
 
 /*
- * Dequeue times of the packets: taprio checks the gate when it dequeues,
- * the TX timestamp is the driver's. The probe printed, for each of our
- * packets the driver got (tc and seq read from its payload), the time since
- * its dequeue. @rows[tc][seq] is the packets.csv row of each packet;
- * @deq[row] gets tx - wait (0 when the probe has no line for it: lost).
- * Returns the number of packets with a dequeue time.
+ * Dequeue times of the packets, on CLOCK_TAI: taprio checks the gate when
+ * it dequeues, the TX timestamp is the driver's. The probe printed a tx
+ * line for each of our packets the driver got (tc and seq read from its
+ * payload). On the lab kernel its start_ns is the kernel's own time of the
+ * gate decision (tracepoint taprio_dequeue); on a stock kernel its time less
+ * late_ns is the return of taprio_dequeue() (a kretprobe: a little after
+ * the check). @rows[tc][seq] is the packets.csv row of each packet;
+ * @deq[row] gets the time (0 when the probe has no line for it: lost).
+ * *@exact tells which. Returns the number of packets with a time.
  */
 static size_t match_dequeues(const char *dir, size_t *const *rows, const size_t *nseq,
-			     const int64_t *txs, int64_t *deq)
+			     const int64_t *txs, int64_t *deq, bool *exact)
 {
-	int ctc, cseq, cw;
+	int ctc, cseq, ct, cw, cd;
 	size_t nf, matched = 0;
 	struct csv c;
 
@@ -1807,22 +1849,30 @@ static size_t match_dequeues(const char *dir, size_t *const *rows, const size_t 
 		return 0;
 	ctc = csv_col(&c, "tc");
 	cseq = csv_col(&c, "seq");
+	ct = csv_col(&c, "time_ns");
 	cw = csv_col(&c, "late_ns");
+	cd = csv_col(&c, "start_ns");
+	*exact = false;
 	while ((nf = csv_next(&c))) {
-		int64_t tc, seq, wait;
+		int64_t tc, seq, t, d = -1;
 		size_t row;
 
 		if (strcmp(c.fields[0], "tx") || ctc < 0 || (size_t)ctc >= nf || !*c.fields[ctc])
 			continue;
 		tc = fint(&c, nf, ctc);
 		seq = fint(&c, nf, cseq);
-		wait = fint(&c, nf, cw);
-		if (tc < 0 || tc >= TSCHED_MAX_TC || seq < 0 || (size_t)seq >= nseq[tc] || wait < 0)
+		if (cd >= 0 && (size_t)cd < nf && *c.fields[cd]) {
+			d = fint(&c, nf, cd);
+			*exact = true;
+		} else if ((t = fint(&c, nf, ct)) > 0 && fint(&c, nf, cw) >= 0) {
+			d = t - fint(&c, nf, cw);
+		}
+		if (tc < 0 || tc >= TSCHED_MAX_TC || seq < 0 || (size_t)seq >= nseq[tc] || d <= 0)
 			continue;
 		row = rows[tc][seq];
 		if (row == SIZE_MAX || !txs[row] || deq[row])
 			continue;
-		deq[row] = txs[row] - wait;
+		deq[row] = d;
 		matched++;
 	}
 	csv_close(&c);
@@ -1832,6 +1882,7 @@ static size_t match_dequeues(const char *dir, size_t *const *rows, const size_t 
 static void report_packets(struct out *o, const char *dir, const char *sname)
 {
 	struct vec lat[TSCHED_MAX_TC][5] = { 0 }, inw[TSCHED_MAX_TC] = { 0 };
+	struct vec wq[TSCHED_MAX_TC] = { 0 };
 	size_t viol[TSCHED_MAX_TC] = { 0 }, sent[TSCHED_MAX_TC] = { 0 };
 	size_t notx[TSCHED_MAX_TC] = { 0 }, norx[TSCHED_MAX_TC] = { 0 }, nf;
 	static const char *const names[5] = { "gate_lateness_us", "enqueue_to_tx_us",
@@ -1846,7 +1897,7 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 	int *tcs_of = NULL;
 	char *schedule = run_info(dir, "schedule"), *base_s = run_info(dir, "base_ns");
 	struct tsched *s = calloc(1, sizeof(*s));
-	bool have_sched = false;
+	bool have_sched = false, exact = false;
 	struct csv c;
 	char err[512];
 
@@ -1892,6 +1943,13 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 			vpush(&lat[tc][k], fnum(&c, nf, ci[k]));
 		if (fnum(&c, nf, cwake) == 1)
 			vpush(&lat[tc][4], fnum(&c, nf, ci[4]));
+		{
+			int64_t w = fint(&c, nf, csv_col(&c, "wake_ns"));
+			int64_t q = fint(&c, nf, csv_col(&c, "sched_ns"));
+
+			if (w > 0 && q > 0)
+				vpush(&wq[tc], (double)(q - w) / 1e3);
+		}
 		/* For the dequeue times: the row of each (tc, seq) */
 		{
 			int64_t seq = fint(&c, nf, csv_col(&c, "seq"));
@@ -1917,13 +1975,14 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 		rows++;
 	}
 	csv_close(&c);
-	/* In the window at dequeue, from the probe's dequeue-to-driver times */
+	/* In the window at taprio's dequeue, from the probe */
 	deq = calloc(rows ? rows : 1, sizeof(*deq));
-	if (have_sched && deq && match_dequeues(dir, byseq, nseq, txs, deq)) {
+	if (have_sched && deq && match_dequeues(dir, byseq, nseq, txs, deq, &exact)) {
+		const char *src = exact ? "tracepoint" : "kretprobe";
 		int64_t base = strtoll(base_s, NULL, 10);
 
 		for (tc = 0; tc <= maxtc; tc++) {
-			struct vec d2x = { 0 };
+			struct vec d2x = { 0 }, held = { 0 };
 			size_t m = 0, i, bad = 0;
 			char tcs[12], ms[24];
 			double v;
@@ -1938,16 +1997,29 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 				vpush(&d2x, (double)(txs[i] - deq[i]) / 1e3);
 				if (!tsched_gate(s, base, tc, deq[i], NULL, NULL, NULL))
 					bad++;
+				else if (!tsched_gate(s, base, tc, txs[i], NULL, NULL, NULL))
+					/* through the gate in time, at the driver too late */
+					vpush(&held, (double)(txs[i] - deq[i]) / 1e3);
 			}
 			snprintf(tcs, sizeof(tcs), "%d", tc);
 			v = (double)bad;
 			out_metric(o, "violations_at_dequeue", (const char *[]){ "tc", tcs, "schedule",
-						sname, "packets_seen_by_probe", ms, NULL }, "packets", &v, 1);
+						sname, "packets_seen_by_probe", ms, "probe", src, NULL },
+				   "packets", &v, 1);
 			out_metric(o, "dequeue_to_tx_us", (const char *[]){ "tc", tcs, "schedule", sname,
-						NULL }, "us", d2x.x, d2x.n);
-			fprintf(stderr, "class %d: the probe saw the dequeue of %zu packets, %zu of them "
-				"outside their window\n", tc, m, bad);
+						"probe", src, "packets", "all", NULL }, "us", d2x.x,
+				   d2x.n);
+			v = (double)held.n;
+			out_metric(o, "violations_after_gate", (const char *[]){ "tc", tcs, "schedule",
+						sname, "probe", src, NULL }, "packets", &v, 1);
+			out_metric(o, "dequeue_to_tx_us", (const char *[]){ "tc", tcs, "schedule", sname,
+						"probe", src, "packets", "outside-at-tx", NULL }, "us",
+				   held.x, held.n);
+			fprintf(stderr, "class %d: the probe (%s) saw the dequeue of %zu packets, %zu of "
+				"them outside their window; %zu more passed the gate inside it and reached "
+				"the driver after it closed\n", tc, src, m, bad, held.n);
 			free(d2x.x);
+			free(held.x);
 		}
 	}
 	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
@@ -1976,10 +2048,13 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 		out_metric(o, names[4], (const char *[]){ "tc", tcs, "schedule", sname,
 							  "packets", "gate-open-at-wake", NULL },
 			   "us", lat[tc][4].x, lat[tc][4].n);
+		out_metric(o, "wake_to_enqueue_us", (const char *[]){ "tc", tcs, "schedule", sname,
+								       NULL }, "us", wq[tc].x, wq[tc].n);
 		fprintf(stderr, "class %d: %zu sent, %zu without TX timestamp, %zu not received, "
 			"%zu outside their window\n", tc, sent[tc], notx[tc], norx[tc], viol[tc]);
 		for (k = 0; k < 5; k++)
 			free(lat[tc][k].x);
+		free(wq[tc].x);
 		free(inw[tc].x);
 	}
 }
@@ -2019,8 +2094,8 @@ static void report_column(struct out *o, const char *dir, const char *file, cons
  */
 static void report_isochron(struct out *o, const char *dir, const char *sname)
 {
-	struct vec sl = { 0 }, pd = { 0 }, late = { 0 }, hpd = { 0 };
-	int cs, cw, ct, cr, ctc, cht, chr;
+	struct vec sl = { 0 }, pd = { 0 }, late = { 0 }, hpd = { 0 }, wq = { 0 }, qt = { 0 };
+	int cs, cw, ct, cr, ctc, cht, chr, cq;
 	char line[256];
 	FILE *f;
 	char tcs[8] = "";
@@ -2036,9 +2111,11 @@ static void report_isochron(struct out *o, const char *dir, const char *sname)
 	cr = csv_col(&c, "rx_ns");
 	cht = csv_col(&c, "hw_tx_ns");
 	chr = csv_col(&c, "hw_rx_ns");
+	cq = csv_col(&c, "sched_ns");
 	while ((nf = csv_next(&c))) {
 		int64_t S = fint(&c, nf, cs), w = fint(&c, nf, cw), t = fint(&c, nf, ct);
 		int64_t r = fint(&c, nf, cr), T = fint(&c, nf, cht), R = fint(&c, nf, chr);
+		int64_t q = fint(&c, nf, cq);
 
 		if (T > 0 && R > 0)
 			vpush(&hpd, (double)(R - T) / 1e3);
@@ -2049,6 +2126,10 @@ static void report_isochron(struct out *o, const char *dir, const char *sname)
 			continue;
 		if (w > 0)
 			vpush(&sl, (double)(t - w) / 1e3);
+		if (w > 0 && q > 0) {
+			vpush(&wq, (double)(q - w) / 1e3);
+			vpush(&qt, (double)(t - q) / 1e3);
+		}
 		if (r > 0)
 			vpush(&pd, (double)(r - t) / 1e3);
 		if (S > 0)
@@ -2057,6 +2138,11 @@ static void report_isochron(struct out *o, const char *dir, const char *sname)
 	csv_close(&c);
 	out_metric(o, "isochron_sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
 								       NULL }, "us", sl.x, sl.n);
+	/* The sender latency in two: wake-up to the qdisc, the qdisc to the driver */
+	out_metric(o, "isochron_wake_to_enqueue_us", (const char *[]){ "tc", tcs, "schedule",
+									sname, NULL }, "us", wq.x, wq.n);
+	out_metric(o, "isochron_enqueue_to_tx_us", (const char *[]){ "tc", tcs, "schedule",
+								      sname, NULL }, "us", qt.x, qt.n);
 	out_metric(o, "isochron_path_delay_us", (const char *[]){ "tc", tcs, "schedule", sname,
 								   "timestamps", "software", NULL },
 		   "us", pd.x, pd.n);
@@ -2080,6 +2166,8 @@ static void report_isochron(struct out *o, const char *dir, const char *sname)
 	if (f)
 		fclose(f);
 	free(hpd.x);
+	free(wq.x);
+	free(qt.x);
 	free(sl.x);
 	free(pd.x);
 	free(late.x);
@@ -2177,7 +2265,8 @@ static int cmd_variant(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------------- */
-/* trace-check: taprio_advance follows the schedule entry by entry         */
+/* trace-check: taprio_advance follows the schedule entry by entry, and    */
+/* taprio_dequeue lets packets through open gates only                   */
 
 #define TRACEFS "/sys/kernel/tracing"
 
@@ -2243,6 +2332,90 @@ static size_t read_advances(const char *dev, struct advance **out)
 	return n;
 }
 
+/*
+ * taprio_dequeue lines of the trace buffer for @dev, checked against the
+ * schedule as they are read: *@closed counts packets whose class's gate
+ * was closed at the decision by the schedule (base-time + cycles), *@late
+ * those that would end transmitting after their entry (guard band); the
+ * first bad line goes to @first. Returns the number of events.
+ */
+static size_t check_dequeues(const char *dev, const struct tsched *s, int64_t base,
+			     size_t *closed, size_t *late, char *first, size_t len)
+{
+	char line[1024], want[64];
+	size_t n = 0;
+	FILE *f = fopen(TRACEFS "/trace", "r");
+
+	*closed = *late = 0;
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), "taprio_dequeue: dev=%s ", dev);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, want);
+		int64_t now, tx_end, end;
+		unsigned int plen, tc;
+		int txq, entry;
+		bool bad = false;
+
+		if (!p || sscanf(p + strlen(want), "skbaddr=%*s len=%u txq=%d tc=%u entry=%d now=%"
+				 SCNd64 " tx_end=%" SCNd64 " end=%" SCNd64, &plen, &txq, &tc, &entry,
+				 &now, &tx_end, &end) != 7)
+			continue;
+		n++;
+		if (tc >= TSCHED_MAX_TC || !tsched_gate(s, base, (int)tc, now, NULL, NULL, NULL)) {
+			(*closed)++;
+			bad = true;
+		}
+		if (tx_end > end) {
+			(*late)++;
+			bad = true;
+		}
+		if (bad && !*first)
+			snprintf(first, len, "%s", p);
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Frames on @dev for each class of @s, in turn, 0.3 to 1.7 ms apart,
+ * until @until on the schedule's clock (AF_PACKET, broadcast, a local
+ * experimental EtherType: they go through the qdisc like any packet).
+ * Returns the number sent.
+ */
+static size_t send_frames(const struct tsched *s, int ifindex, int64_t until)
+{
+	struct sockaddr_ll sa = { .sll_family = AF_PACKET, .sll_protocol = htons(0x88b5),
+				  .sll_ifindex = ifindex, .sll_halen = ETH_ALEN };
+	int fd[TSCHED_MAX_TC], tc, prio;
+	unsigned int seed = 4242u;
+	char buf[100] = "taprio trace-check";
+	size_t sent = 0;
+
+	memset(sa.sll_addr, 0xff, ETH_ALEN);
+	for (tc = 0; tc < s->num_tc; tc++) {
+		prio = tsched_prio_of_tc(s, tc);
+		fd[tc] = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd[tc] >= 0 && prio >= 0 &&
+		    setsockopt(fd[tc], SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio))) {
+			close(fd[tc]);
+			fd[tc] = -1;
+		}
+	}
+	while ((int64_t)clock_ns((clockid_t)s->clockid) < until) {
+		for (tc = 0; tc < s->num_tc; tc++) {
+			if (fd[tc] >= 0 && sendto(fd[tc], buf, sizeof(buf), 0, (struct sockaddr *)&sa,
+						  sizeof(sa)) == (ssize_t)sizeof(buf))
+				sent++;
+			sleep_ns(300000 + (uint64_t)(rand_r(&seed) % 1400000));
+		}
+	}
+	for (tc = 0; tc < s->num_tc; tc++)
+		if (fd[tc] >= 0)
+			close(fd[tc]);
+	return sent;
+}
+
 static int cmd_trace_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -2256,7 +2429,9 @@ static int cmd_trace_check(int argc, char **argv)
 	struct nl n = { 0 };
 	struct advance *a;
 	size_t na, i, bad_seq = 0, bad_gate = 0, bad_start = 0, bad_grid = 0, early = 0;
-	size_t first_bad = SIZE_MAX;
+	size_t first_bad = SIZE_MAX, ndeq = 0, nsent = 0, closed = 0, past_end = 0;
+	char first_deq[512] = "";
+	bool have_deq;
 	double *late;
 	struct stats st = { 0 };
 	int64_t base, c, t0, t1, expected;
@@ -2291,7 +2466,9 @@ static int cmd_trace_check(int argc, char **argv)
 		tap_bail("no netlink to %s", dev);
 	c = tsched_cycle(&sched);
 	base = choose_base(&sched, "next", sched.clockid);
+	have_deq = !access(TRACEFS "/events/taprio/taprio_dequeue", F_OK);
 	tracefs_write("events/taprio/taprio_advance/enable", "0");
+	tracefs_write("events/taprio/taprio_dequeue/enable", "0");
 	tracefs_write("trace", "");
 	if (!tap_ok(!taprio_apply(&n, ifindex, dev, &sched, base, err, sizeof(err)),
 		    "the schedule %s is configured on %s", sched.file, dev))
@@ -2300,14 +2477,37 @@ static int cmd_trace_check(int argc, char **argv)
 	sleep_until_ns((clockid_t)sched.clockid, (uint64_t)base - 20000000);
 	tap_eq_int(tracefs_write("events/taprio/taprio_advance/enable", "1"), 0,
 		   "taprio:taprio_advance can be enabled in tracefs");
+	if (have_deq)
+		tap_eq_int(tracefs_write("events/taprio/taprio_dequeue/enable", "1"), 0,
+			   "taprio:taprio_dequeue can be enabled in tracefs");
 	t0 = (int64_t)clock_ns((clockid_t)sched.clockid);
-	sleep_ns((uint64_t)(secs * 1e9));
+	/* Frames of every class while recording, from the second cycle on (until
+	 * the first advance all gates are open and no gate is checked) */
+	sleep_until_ns((clockid_t)sched.clockid, (uint64_t)(base + c));
+	nsent = send_frames(&sched, ifindex, t0 + (int64_t)(secs * 1e9));
+	sleep_until_ns((clockid_t)sched.clockid, (uint64_t)(t0 + (int64_t)(secs * 1e9) + c));
 	tracefs_write("events/taprio/taprio_advance/enable", "0");
+	tracefs_write("events/taprio/taprio_dequeue/enable", "0");
 	t1 = (int64_t)clock_ns((clockid_t)sched.clockid);
 	taprio_clear(&n, ifindex, dev);
 	nl_close(&n);
 
 	na = read_advances(dev, &a);
+	if (have_deq) {
+		ndeq = check_dequeues(dev, &sched, base, &closed, &past_end, first_deq,
+				      sizeof(first_deq));
+		tap_ok(nsent > 0 && ndeq >= nsent, "every frame sent on a class passed a gate: %zu "
+		       "frames sent, %zu taprio_dequeue events", nsent, ndeq);
+		tap_eq_int((long long)closed, 0, "each taprio_dequeue event is inside an open window "
+			   "of its class by the schedule");
+		tap_eq_int((long long)past_end, 0, "each dequeued packet ends transmitting by its "
+			   "entry's end (guard band)");
+		if (*first_deq)
+			tap_diag("first dequeue off the schedule: %s", first_deq);
+	} else {
+		tap_skip("this kernel has no taprio:taprio_dequeue tracepoint",
+			 "taprio_dequeue events follow the gates");
+	}
 	/* Entries that started while the event was on (the first starts at base) */
 	expected = (t1 - (t0 > base ? t0 : base)) / c * (int64_t)sched.n_entries;
 	tap_ok((int64_t)na >= expected * 9 / 10 && na > sched.n_entries,

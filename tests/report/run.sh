@@ -273,6 +273,40 @@ has "$b/report.md" "| compare-runA | compare-runA/compare.md | compare-runA/comp
 	"the report of run B lists the comparisons stored in it"
 hasnt "$b/report.md" "## Workload compare-runA" "comparison directories are not taken for workloads"
 
+# --- taprio's report: outside the window at the driver and at the gate --------
+# Schedule: class 0 open 0-3 ms, class 1 3-6 ms of each 10 ms cycle from base B.
+# tc0 seq0: through the gate and at the driver inside its window; tc0 seq1:
+# through the gate at 2.99 ms, at the driver at 3.1 ms (late after the gate);
+# tc1 seq0: let through at 2.5 ms, when its gate was closed (at the gate).
+make -s -C "$root" build/taprio >/dev/null
+tp=$tmp/taprio
+mkdir -p "$tp"
+cp "$root/workloads/schedules/three-class-10ms.sched" "$tp/schedule.sched"
+B=1000000000000
+printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" "$B" "$B" >"$tp/run-info.csv"
+{
+	echo "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns,entry_at_tx,in_window,gate_open_at_wake,sender_latency_us,enqueue_to_tx_us,gate_lateness_us,path_delay_us,tx_rel_ms"
+	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000)),0,1,1,100,50,200,100,0.2"
+	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000)),1,0,1,200,150,3100,100,13.1"
+	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000)),1,1,0,1600,1550,1000,100,4"
+} >"$tp/packets.csv"
+{
+	echo "event,entry,gate_mask,queue,len,reason,start_ns,end_ns,time_ns,late_ns,tc,seq"
+	echo "tx,,,0,106,,$((B + 180000)),,$((B + 190000)),10000,0,0"
+	echo "tx,,,0,106,,$((B + 12990000)),,$((B + 13090000)),100000,0,1"
+	echo "tx,,,1,106,,$((B + 2500000)),,$((B + 3990000)),1490000,1,0"
+} >"$tp/probe-taprio_gate.csv"
+"$root/build/taprio" report "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
+eq "$rc" 0 "taprio report on a fixture run"
+tm() { jq -r --arg n "$1" --arg tc "$2" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0].median' "$tp/summary.json"; }
+eq "$(tm violations 0)" 1 "taprio report: class 0 has 1 packet outside its window at the driver"
+eq "$(tm violations_at_dequeue 0)" 0 "taprio report: class 0 has none outside at the gate decision"
+eq "$(tm violations_after_gate 0)" 1 "taprio report: class 0's late packet passed its gate in time"
+eq "$(tm violations_at_dequeue 1)" 1 "taprio report: class 1's packet let through a closed gate is counted at the gate"
+eq "$(tm violations_after_gate 1)" 0 "taprio report: class 1 has none late after the gate"
+eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")" tracepoint \
+	"taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)"
+
 # labstat's own checks of bad input
 "$LABSTAT" welch 1 2 x 4 5 6 >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
 eq "$rc" 2 "labstat welch with a non-number: exit 2"
