@@ -40,6 +40,13 @@ $(BUILD)/guest-init: kernel/guest-init.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -o $@ $<
 
+# The kernel's testptp for tests/guest/ptp.sh (built here, not in the slow
+# guest), from the tree kernel/build.sh unpacked: make build/testptp KTREE=DIR
+# (bench/run.sh and tests/guest.sh do, after the kernel build)
+$(BUILD)/testptp: $(KTREE)/tools/testing/selftests/ptp/testptp.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -o $@ $< -lrt
+
 $(BUILD)/libbench.a: $(LIB_OBJ)
 	ar rcs $@ $^
 

@@ -104,7 +104,14 @@ done
 		if [ -n "$best" ]; then
 			echo "class $tc: shortest window meeting the bound: $best"
 		else
-			echo "class $tc: no window of the sweep met the bound (see tune.csv: violations or p99 lateness above $bound us)"
+			# The nearest miss: fewest violations, then the lowest p99
+			near=$(awk -F, -v t="$tc" '
+				$1 == "window" && $2 == t && $7 != "" && $9 != "" {
+					if (v == "" || $7 + 0 < v + 0 || ($7 + 0 == v + 0 && $9 + 0 < p + 0)) {
+						v = $7; p = $9; w = $4; sc = $3; n = $6}}
+				END {if (v != "") printf "window %s us (scale %s): %s of %s packets outside, p99 %.0f us", w, sc, v, n, p}' \
+				"$out/tune.csv")
+			echo "class $tc: no window of the sweep met the bound; nearest: ${near:-none measured}"
 		fi
 	done
 } >"$out/tune-recommendation.txt"

@@ -22,6 +22,8 @@ make -s build/guest-init
 declare -A build
 while IFS='=' read -r k v; do build[$k]=$v; done < <(kernel/build.sh lab 2>/dev/null)
 image=${build[image]}
+# testptp from that tree, on the host (tests/guest/ptp.sh builds it in the guest otherwise)
+make -s build/testptp KTREE="$LAB_CACHE/lab/linux" >/dev/null 2>&1 || true
 expect_net=veth
 [ "$(id -u)" -ne 0 ] || [ ! -c /dev/net/tun ] || expect_net=tap
 
