@@ -66,11 +66,13 @@ static void usage(FILE *f)
 		"  phc-check [--if IF] [--fresh]   conformance of IF's PTP clock (TAP)\n"
 		"  run FILE --out DIR [--dev DEV] [--count N] [--rate PPS] [--sizes B,B..]\n"
 		"      [--dst IP] [--port P] [--rx-netns NS] [--sync-threshold NS] [--tc N]\n"
-		"      [--phase NS]                configure FILE, send N packets per class (class N\n"
+		"      [--phase NS] [--errqueue-thread]\n"
+		"                                  configure FILE, send N packets per class (class N\n"
 		"                                  only with --tc) at PPS, each at a random point of\n"
-		"                                  its period (NS into it with --phase), receive in\n"
-		"                                  NS, write packets.csv, gates.csv, run-info.csv,\n"
-		"                                  sync-workload.csv\n"
+		"                                  its period (NS into it with --phase), TX timestamps\n"
+		"                                  read after each send (by a second thread with\n"
+		"                                  --errqueue-thread), receive in NS, write packets.csv,\n"
+		"                                  gates.csv, run-info.csv, sync-workload.csv\n"
 		"  set-tai SECONDS                 set the kernel's TAI offset (CLOCK_TAI - REALTIME)\n"
 		"  tai-mono                        print CLOCK_TAI - CLOCK_MONOTONIC in ns\n"
 		"  variant FILE [--tc N] --scale S print FILE with the windows of class N (all\n"
@@ -1141,6 +1143,7 @@ struct run {
 	int sizes[16], n_sizes;
 	int only_tc;			/* send on this class only; -1: every class */
 	int64_t phase;			/* send this far into each period; -1: at random */
+	bool errq_thread;		/* TX timestamps read by a second thread */
 	int64_t base, start, tai_off;	/* tai_off: CLOCK_TAI - CLOCK_REALTIME */
 	struct prec *rec[TSCHED_MAX_TC];
 	volatile bool senders_done, stop;
@@ -1198,6 +1201,30 @@ struct sender_arg {
 	int tc;
 };
 
+/* --errqueue-thread: a second thread reads the TX timestamps, as isochron does */
+struct errq_arg {
+	int fd;
+	struct prec *rec;
+	size_t count;
+	int64_t tai_off;
+	volatile bool stop;
+};
+
+static void *errq_reader(void *p)
+{
+	struct errq_arg *a = p;
+
+	while (!a->stop) {
+		struct pollfd pfd = { .fd = a->fd, .events = 0 };
+
+		/* POLLERR: the error queue has a timestamp */
+		if (poll(&pfd, 1, 100) > 0)
+			drain_errqueue(a->fd, a->rec, a->count, a->tai_off);
+	}
+	drain_errqueue(a->fd, a->rec, a->count, a->tai_off);
+	return NULL;
+}
+
 static void *sender(void *p)
 {
 	struct sender_arg *a = p;
@@ -1212,6 +1239,9 @@ static void *sender(void *p)
 	int64_t period = (int64_t)(1e9 / r->rate);
 	unsigned int seed = 12345u + (unsigned int)a->tc * 7919u;
 	char buf[2048] = { 0 };
+	struct errq_arg ea;
+	bool reader = false;
+	pthread_t rt;
 	size_t i;
 
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -1221,6 +1251,8 @@ static void *sender(void *p)
 		fprintf(stderr, "%s: sender of class %d: %s\n", prog, a->tc, strerror(errno));
 		return NULL;
 	}
+	ea = (struct errq_arg){ .fd = fd, .rec = rec, .count = r->count, .tai_off = r->tai_off };
+	reader = r->errq_thread && !pthread_create(&rt, NULL, errq_reader, &ea);
 	for (i = 0; i < r->count && !r->stop; i++) {
 		struct pkt_hdr *h = (struct pkt_hdr *)buf;
 		int64_t at = r->start + (int64_t)i * period +
@@ -1237,12 +1269,18 @@ static void *sender(void *p)
 		rec[i].size = (uint16_t)size;
 		if (send(fd, buf, size, 0) == (ssize_t)size)
 			rec[i].sent = true;
-		drain_errqueue(fd, rec, r->count, r->tai_off);
+		if (!reader)
+			drain_errqueue(fd, rec, r->count, r->tai_off);
 	}
 	/* The last packets may wait for their gate: up to a second more */
 	for (i = 0; i < 100; i++) {
 		sleep_ns(10000000);
-		drain_errqueue(fd, rec, r->count, r->tai_off);
+		if (!reader)
+			drain_errqueue(fd, rec, r->count, r->tai_off);
+	}
+	if (reader) {
+		ea.stop = true;
+		pthread_join(rt, NULL);
 	}
 	close(fd);
 	return NULL;
@@ -1490,6 +1528,7 @@ static int cmd_run(int argc, char **argv)
 		{ "keep", no_argument, NULL, 'k' },
 		{ "tc", required_argument, NULL, 'c' },
 		{ "phase", required_argument, NULL, 'P' },
+		{ "errqueue-thread", no_argument, NULL, 'E' },
 		{ 0 },
 	};
 	static struct run r;
@@ -1531,6 +1570,7 @@ static int cmd_run(int argc, char **argv)
 		case 'N': r.netns = optarg; break;
 		case 't': threshold = strtoll(optarg, NULL, 10); break;
 		case 'k': keep = true; break;
+		case 'E': r.errq_thread = true; break;
 		case 'c':
 		case 'P': {
 			char *end;
