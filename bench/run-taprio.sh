@@ -322,41 +322,53 @@ cp "$stage/summary.json" "$out/summary.json"
 			"$(m dequeue_to_tx_us median "$tc" packets outside-at-tx) us, max $(m dequeue_to_tx_us max "$tc" packets outside-at-tx) us;" \
 			"for all packets: median $(m dequeue_to_tx_us median "$tc" packets all) us, p99 $(m dequeue_to_tx_us p99 "$tc" packets all) us)."
 	done
+	if [ "$(m violations_at_dequeue params.probe 0)" = kretprobe ]; then
+		echo "(kretprobe, on a kernel without the taprio_dequeue tracepoint: the time taprio_dequeue() returned," \
+			"after the gate check; an interrupt in between makes a packet let through in time look late.)"
+	fi
 	echo
-	echo "Gate advance lateness (tracepoint): p50 $(m advance_lateness_us median) us," \
+	echo "Gate advance lateness ($(m advance_lateness_us params.probe)): p50 $(m advance_lateness_us median) us," \
 		"p99 $(m advance_lateness_us p99) us, max $(m advance_lateness_us max) us, n $(m advance_lateness_us n)" \
 		"of $(grep '^"@advances"' "$out/probe-$probe-maps.csv" 2>/dev/null | cut -d, -f5 || echo '?') advances" \
 		"(bpftrace drops printf events when its reader falls behind)."
 	theirs=$(m isochron_sender_latency_us median 0)
 	echo
-	echo "Sender latency, class 0 (driver TX - wake-up), medians, like for like: one 128-byte frame a" \
-		"quarter into class 0's window each cycle, alone on the wire, no probe."
-	echo "- isochron: $theirs us (n $(m isochron_sender_latency_us n 0), p99 $(m isochron_sender_latency_us p99 0) us);" \
-		"wake-up to the qdisc (SCHED timestamp) $(m isochron_wake_to_enqueue_us median 0) us, the qdisc to the driver" \
-		"(software TX timestamp) $(m isochron_enqueue_to_tx_us median 0) us."
-	for v in like-isochron-errq like-isochron; do
-		what="TX timestamps read by a second thread blocked on the error queue, as isochron reads them"
-		[ "$v" = like-isochron-errq ] || what="TX timestamps read by the sending thread after each send, as in the measurement"
-		echo "- ours, $what: $(m sender_latency_us median 0 packets "$v") us" \
-			"(n $(m sender_latency_us n 0 packets "$v"), p99 $(m sender_latency_us p99 0 packets "$v") us);" \
-			"wake-up to the qdisc $(m wake_to_enqueue_us median 0 packets "$v") us, the qdisc to the driver" \
-			"$(m enqueue_to_tx_us median 0 packets "$v") us."
-	done
-	ours=$(m sender_latency_us median 0 packets like-isochron-errq)
-	if [ "$ours" != n/a ] && [ "$theirs" != n/a ] && [ "$theirs" != null ] &&
-		[ "$(m isochron_sender_latency_us n 0)" -ge 10 ]; then
-		awk -v a="$ours" -v b="$theirs" 'BEGIN {d = (b - a) / a * 100; if (d < 0) d = -d
-			printf "Ours (read as isochron reads) against isochron: %.0f%% of ours apart: %s (target: within 20%%).\n",
-				d, d <= 20 ? "met" : "not met"}'
+	if [ -z "$phc" ]; then
+		echo "No isochron comparison: eth0 has no PTP clock on this kernel (isochron refuses such an interface)."
 	else
-		echo "No comparison: isochron gave fewer than 10 complete samples in this run (see isochron-summary.txt)."
+		echo "Sender latency, class 0 (driver TX - wake-up), medians, like for like: one 128-byte frame a" \
+			"quarter into class 0's window each cycle, alone on the wire, no probe."
+		echo "- isochron: $theirs us (n $(m isochron_sender_latency_us n 0), p99 $(m isochron_sender_latency_us p99 0) us);" \
+			"wake-up to the qdisc (SCHED timestamp) $(m isochron_wake_to_enqueue_us median 0) us, the qdisc to the driver" \
+			"(software TX timestamp) $(m isochron_enqueue_to_tx_us median 0) us."
+		for v in like-isochron-errq like-isochron; do
+			what="TX timestamps read by a second thread blocked on the error queue, as isochron reads them"
+			[ "$v" = like-isochron-errq ] || what="TX timestamps read by the sending thread after each send, as in the measurement"
+			echo "- ours, $what: $(m sender_latency_us median 0 packets "$v") us" \
+				"(n $(m sender_latency_us n 0 packets "$v"), p99 $(m sender_latency_us p99 0 packets "$v") us);" \
+				"wake-up to the qdisc $(m wake_to_enqueue_us median 0 packets "$v") us, the qdisc to the driver" \
+				"$(m enqueue_to_tx_us median 0 packets "$v") us."
+		done
+		ours=$(m sender_latency_us median 0 packets like-isochron-errq)
+		if [ "$ours" != n/a ] && [ "$theirs" != n/a ] && [ "$theirs" != null ] &&
+			[ "$(m isochron_sender_latency_us n 0)" -ge 10 ]; then
+			awk -v a="$ours" -v b="$theirs" 'BEGIN {d = (b - a) / a * 100; if (d < 0) d = -d
+				printf "Ours (read as isochron reads) against isochron: %.0f%% of ours apart: %s (target: within 20%%).\n",
+					d, d <= 20 ? "met" : "not met"}'
+		else
+			echo "No comparison: isochron gave fewer than 10 complete samples in this run (see isochron-summary.txt)."
+		fi
 	fi
 	echo "In the measurement (three classes at once, 64 to 1400 bytes at random phases, the probe attached)" \
 		"class 0's median is $(m sender_latency_us median 0 packets gate-open-at-wake) us for packets whose gate was" \
 		"open at wake-up, $(m sender_latency_us median 0 packets all) us for all (those include the wait for the gate)."
 	echo
-	echo "Clock sync: PHC - CLOCK_TAI median $(m sync_offset_ns median "" source workload) ns," \
-		"max $(m sync_offset_ns max "" source workload) ns; the run refuses to measure above $threshold_ns ns."
+	if [ -n "$phc" ]; then
+		echo "Clock sync: PHC - CLOCK_TAI median $(m sync_offset_ns median "" source workload) ns," \
+			"max $(m sync_offset_ns max "" source workload) ns; the run refuses to measure above $threshold_ns ns."
+	else
+		echo "Clock sync: none; eth0 has no PTP clock on this kernel, so CLOCK_TAI is the system clock plus $tai s."
+	fi
 	echo
 	echo "Under TCG (meta.json: accel) a vCPU stalls for milliseconds whenever the host runs something"
 	echo "else on its core: late gate advances, and packets that passed their gate in time but reached"

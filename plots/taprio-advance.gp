@@ -10,6 +10,7 @@ set ylabel 'advances'
 set logscale x 2
 set style fill solid 0.6 border lc rgb '#333333'
 set boxwidth 0.8 relative
+set offsets graph 0.04, graph 0.04, 0, 0
 set key top right
 plot maps using (strcol(1) eq '@advance_late_us' ? ($3 > 0 ? $3 : 0.5) : NaN):($5) \
 	with boxes ls 1 title 'advances per bucket'

@@ -29,6 +29,7 @@ set xrange [tbeg:tend]
 set yrange [-0.6:ntc - 0.4]
 set ytics 1
 set key outside bottom center horizontal
+set bmargin 6
 set style fill solid 0.35 noborder
 plot gates using (($3 + $4) / 2):1:(($4 - $3) / 2):(0.3) with boxxyerror ls 1 title 'gate open', \
 	pk using (column(15) >= tbeg && column(15) <= tend && column(9) == 1 ? column(15) : NaN):(column(1)) \
