@@ -59,8 +59,11 @@ trap 'log vm "interrupted"; exit 130' INT TERM
 net_args=()
 if [ "$net" != veth ]; then
 	if [ "$(id -u)" -eq 0 ] && [ -c /dev/net/tun ]; then
-		netns="lab-$(basename "$rundir")"
-		ip netns add "$netns"
+		# The run id and this process: two runs on one machine never share
+		# (or delete) each other's namespace
+		ns="lab-$(basename "$rundir")-$$"
+		ip netns add "$ns"
+		netns=$ns
 		ip -n "$netns" link add br0 type bridge
 		for i in 0 1; do
 			ip -n "$netns" tuntap add dev "tap$i" mode tap multi_queue

@@ -2333,26 +2333,50 @@ struct advance {
 	int64_t start, end, now;
 };
 
+/*
+ * The trace buffer's events @event of @dev, one by one: trace_next() gives
+ * what follows "EVENT: dev=DEV " on the next such line, NULL at the end.
+ */
+struct trace_reader {
+	FILE *f;
+	char want[64], line[1024];
+};
+
+static int trace_open(struct trace_reader *t, const char *event, const char *dev)
+{
+	snprintf(t->want, sizeof(t->want), "%s: dev=%s ", event, dev);
+	t->f = fopen(TRACEFS "/trace", "r");
+	return t->f ? 0 : -1;
+}
+
+static const char *trace_next(struct trace_reader *t)
+{
+	while (fgets(t->line, sizeof(t->line), t->f)) {
+		const char *p = strstr(t->line, t->want);
+
+		if (p)
+			return p + strlen(t->want);
+	}
+	fclose(t->f);
+	t->f = NULL;
+	return NULL;
+}
+
 /* taprio_advance lines of the trace buffer for @dev */
 static size_t read_advances(const char *dev, struct advance **out)
 {
-	char line[1024], want[64];
 	struct advance *a = NULL;
 	size_t n = 0, cap = 0;
-	FILE *f = fopen(TRACEFS "/trace", "r");
+	struct trace_reader t;
+	const char *p;
 
 	*out = NULL;
-	if (!f)
+	if (trace_open(&t, "taprio_advance", dev))
 		return 0;
-	snprintf(want, sizeof(want), "taprio_advance: dev=%s ", dev);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, want);
+	while ((p = trace_next(&t))) {
 		struct advance x;
 
-		if (!p)
-			continue;
-		if (sscanf(p + strlen(want),
-			   "entry=%d gate_mask=%x interval=%u start=%" SCNd64 " end=%" SCNd64
+		if (sscanf(p, "entry=%d gate_mask=%x interval=%u start=%" SCNd64 " end=%" SCNd64
 			   " now=%" SCNd64, &x.index, &x.gate_mask, &x.interval, &x.start, &x.end,
 			   &x.now) != 6)
 			continue;
@@ -2367,7 +2391,8 @@ static size_t read_advances(const char *dev, struct advance **out)
 		}
 		a[n++] = x;
 	}
-	fclose(f);
+	if (t.f)
+		fclose(t.f);
 	*out = a;
 	return n;
 }
@@ -2382,24 +2407,21 @@ static size_t read_advances(const char *dev, struct advance **out)
 static size_t check_dequeues(const char *dev, const struct tsched *s, int64_t base,
 			     size_t *closed, size_t *late, char *first, size_t len)
 {
-	char line[1024], want[64];
+	struct trace_reader t;
+	const char *p;
 	size_t n = 0;
-	FILE *f = fopen(TRACEFS "/trace", "r");
 
 	*closed = *late = 0;
-	if (!f)
+	if (trace_open(&t, "taprio_dequeue", dev))
 		return 0;
-	snprintf(want, sizeof(want), "taprio_dequeue: dev=%s ", dev);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, want);
+	while ((p = trace_next(&t))) {
 		int64_t now, tx_end, end;
 		unsigned int plen, tc;
 		int txq, entry;
 		bool bad = false;
 
-		if (!p || sscanf(p + strlen(want), "skbaddr=%*s len=%u txq=%d tc=%u entry=%d now=%"
-				 SCNd64 " tx_end=%" SCNd64 " end=%" SCNd64, &plen, &txq, &tc, &entry,
-				 &now, &tx_end, &end) != 7)
+		if (sscanf(p, "skbaddr=%*s len=%u txq=%d tc=%u entry=%d now=%" SCNd64 " tx_end=%"
+			   SCNd64 " end=%" SCNd64, &plen, &txq, &tc, &entry, &now, &tx_end, &end) != 7)
 			continue;
 		n++;
 		if (tc >= TSCHED_MAX_TC || !tsched_gate(s, base, (int)tc, now, NULL, NULL, NULL)) {
@@ -2413,7 +2435,6 @@ static size_t check_dequeues(const char *dev, const struct tsched *s, int64_t ba
 		if (bad && !*first)
 			snprintf(first, len, "%s", p);
 	}
-	fclose(f);
 	return n;
 }
 
