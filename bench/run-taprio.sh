@@ -64,6 +64,20 @@ full) count=5000 ptp4l_s=60 iso_frames=5000 tune_count=1000 ;;
 esac
 failures=()
 say() { echo "== $*" >&2; }
+# report_stage: summary.json of $stage, failed with the reasons gathered so
+# far ($reason: them on one line, empty when none)
+report_stage() {
+	reason=
+	if [ "${#failures[@]}" -gt 0 ]; then
+		reason=$(printf '%s; ' "${failures[@]}")
+		reason=${reason%; }
+	fi
+	if [ -n "$reason" ]; then
+		"$bin" report "$stage" --failed "$reason"
+	else
+		"$bin" report "$stage"
+	fi
+}
 
 # 1. Conformance, one TAP stream (not before a tuning sweep)
 n=0
@@ -111,13 +125,7 @@ if [ -n "${LAB_TAPRIO_TUNE:-}" ]; then
 	phase tune "$LAB_SRC/bench/taprio-tune.sh" "$LAB_TAPRIO_TUNE" \
 		"${LAB_TAPRIO_TUNE_BOUND_US:-1000}" "$out" || rc=$?
 	[ "$rc" = 0 ] || failures+=("the tuning sweep exited $rc")
-	reason=$(printf '%s; ' "${failures[@]}")
-	reason=${reason%; }
-	if [ -n "$reason" ]; then
-		"$bin" report "$stage" --failed "$reason"
-	else
-		"$bin" report "$stage"
-	fi
+	report_stage
 	# summary.json: the sweep's figures, each variant named in params.schedule
 	for d in "$out"/tune/*/; do
 		[ ! -f "$d/summary.json" ] ||
@@ -260,7 +268,7 @@ if command -v ptp4l >/dev/null; then
 	# ptp4l[12.345]: master offset -1234 s0 freq +0 path delay 5678
 	awk 'BEGIN {print "t_s,offset_ns,path_delay_ns"}
 		$2 == "master" && $3 == "offset" && $8 == "path" {
-			t = $1; gsub(/[^0-9.]/, "", t); if (t0 == "") t0 = t
+			t = $1; sub(/^[^[]*\[/, "", t); sub(/\].*/, "", t); if (t0 == "") t0 = t
 			printf "%.3f,%s,%s\n", t - t0, $4, $10}' "$out/ptp4l-slave.log" >"$out/sync-ptp4l.csv"
 fi
 
@@ -269,7 +277,7 @@ if [ -n "$phc" ] && [ -f "$out/phc2sys.log" ]; then
 	# phc2sys[20.653]: CLOCK_REALTIME phc offset  -1280242 s0 freq      +0 delay    760
 	awk 'BEGIN {print "t_s,offset_ns,state,freq_ppb,delay_ns"}
 		$3 == "phc" && $4 == "offset" && $7 == "freq" {
-			t = $1; gsub(/[^0-9.]/, "", t); if (t0 == "") t0 = t
+			t = $1; sub(/^[^[]*\[/, "", t); sub(/\].*/, "", t); if (t0 == "") t0 = t
 			printf "%.3f,%s,%s,%s,%s\n", t - t0, $5, $6, $8, $10}' "$out/phc2sys.log" >"$out/sync-phc2sys.csv"
 fi
 
@@ -277,16 +285,7 @@ fi
 for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv isochron-summary.txt; do
 	[ ! -f "$out/$f" ] || cp "$out/$f" "$stage/$f"
 done
-reason=
-if [ "${#failures[@]}" -gt 0 ]; then
-	reason=$(printf '%s; ' "${failures[@]}")
-	reason=${reason%; }
-fi
-if [ -n "$reason" ]; then
-	"$bin" report "$stage" --failed "$reason"
-else
-	"$bin" report "$stage"
-fi
+report_stage
 # The like-isochron sender latencies beside the rest
 for v in like-isochron like-isochron-errq; do
 	[ -f "$stage/$v/summary.json" ] || continue

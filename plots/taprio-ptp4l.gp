@@ -7,10 +7,10 @@ load 'plots/common.gp'
 set datafile columnheaders
 f = rundir.'/taprio/sync-ptp4l.csv'
 set title 'ptp4l over the lab wire (software timestamps)'
-set xlabel 'time [s]'
-set ylabel 'ns'
+set xlabel 'time [s] (from the first offset the slave reported)'
+set ylabel 'µs'
 set key top right
-plot f using 1:2 with linespoints ls 1 ps 0.4 title 'master offset', \
-	f using 1:3 with linespoints ls 2 ps 0.4 title 'path delay'
+plot f using 1:($2 / 1000) with linespoints ls 1 ps 0.4 title 'master offset (the timestamping error here)', \
+	f using 1:($3 / 1000) with linespoints ls 2 ps 0.4 title 'path delay'
 out = rundir.'/taprio/ptp4l'
 @save

@@ -1,5 +1,7 @@
 # taprio: clock sync over time: phc2sys's offset of CLOCK_REALTIME from the
-# PHC, and the workload's own PHC - CLOCK_TAI readings during the run.
+# PHC, and the workload's own PHC - CLOCK_TAI readings during the run, as
+# magnitudes on a log scale (the first phc2sys sample is the error given to
+# the PHC, milliseconds; the steady state is nanoseconds).
 # input: taprio/sync-phc2sys.csv
 load 'plots/common.gp'
 set datafile columnheaders
@@ -7,9 +9,12 @@ p2s = rundir.'/taprio/sync-phc2sys.csv'
 wl = rundir.'/taprio/sync-workload.csv'
 set title 'taprio: clock sync offset over time'
 set xlabel 'time [s] (phc2sys: from its start; workload: from the first packet)'
-set ylabel 'offset [ns]'
+set ylabel '|offset| [ns] (log scale)'
+set logscale y
+set xrange [0:*]
 set key top right
-plot p2s using 1:2 with linespoints ls 1 ps 0.4 title 'phc2sys: CLOCK_REALTIME - PHC', \
-	wl using 1:2 with points ls 2 ps 0.5 title 'workload: PHC - CLOCK_TAI'
+# |offset| + 1: an offset of 0 ns stays on the log scale
+plot p2s using 1:(abs($2) + 1) with linespoints ls 1 ps 0.4 title 'phc2sys: |CLOCK_REALTIME - PHC|', \
+	wl using 1:(abs($2) + 1) with points ls 2 ps 0.5 title 'workload: |PHC - CLOCK_TAI|'
 out = rundir.'/taprio/sync'
 @save

@@ -8,15 +8,8 @@ set -eu
 . "$(dirname "$0")/../bench/lib.sh"
 cd "$LAB_ROOT"
 
-n=0
-check() { # check WHAT EXPECTED GOT
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$LAB_ROOT/tests/tap.sh"
 
 make -s build/guest-init
 declare -A build

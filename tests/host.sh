@@ -7,16 +7,8 @@ set -eu
 . "$(dirname "$0")/../bench/lib.sh"
 cd "$LAB_ROOT"
 
-n=0
-# check WHAT EXPECTED GOT
-check() {
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$LAB_ROOT/tests/tap.sh"
 # expect_fail WHAT RC PATTERN COMMAND...: COMMAND exits RC and says PATTERN
 expect_fail() {
 	local what=$1 want=$2 pattern=$3 rc=0 out

@@ -6,16 +6,8 @@
 set -eu
 
 . "$LAB_SRC/bench/guest-lib.sh"
-n=0
-check() { # check WHAT EXPECTED GOT
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
-yes_no() { if "$@" >/dev/null 2>&1; then echo yes; else echo no; fi; }
+# shellcheck source=tests/tap.sh
+. "$LAB_SRC/tests/tap.sh"
 
 # The kernel
 check "the running kernel is the build with key $LAB_EXPECT_KEY (/proc/version)" yes \

@@ -8,15 +8,8 @@
 set -eu
 
 bin=$LAB_SRC/build/ledjitter
-n=0
-check() { # check WHAT EXPECTED GOT
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$LAB_SRC/tests/tap.sh"
 
 if [ ! -x "$bin" ]; then
 	echo "not ok 1 - ledjitter: no $bin (make all)"

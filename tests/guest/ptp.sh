@@ -9,20 +9,12 @@ set -eu
 
 . "$LAB_SRC/bench/guest-lib.sh"
 
-n=0
-check() { # check WHAT EXPECTED GOT
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$LAB_SRC/tests/tap.sh"
 skip() { # skip WHAT REASON
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"
 }
-yes_no() { if "$@" >/dev/null 2>&1; then echo yes; else echo no; fi; }
 
 taprio=$LAB_SRC/build/taprio
 if ! zcat /proc/config.gz | grep -qx 'CONFIG_PTP_1588_CLOCK_LAB=y'; then

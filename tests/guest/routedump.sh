@@ -16,15 +16,8 @@ ns=routedump-conf-$$
 tmp=$(mktemp -d)
 trap 'ip netns del "$ns" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
-n=0
-check() { # check WHAT EXPECTED GOT
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$LAB_SRC/tests/tap.sh"
 
 # 1. The C suite; its results renumbered into this stream
 ip netns add "$ns"

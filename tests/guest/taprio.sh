@@ -9,15 +9,8 @@ set -eu
 
 . "$LAB_SRC/bench/guest-lib.sh"
 
-n=0
-check() { # check WHAT EXPECTED GOT
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1: expected '$2', got '$3'"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$LAB_SRC/tests/tap.sh"
 root_kind() {
 	tc qdisc show dev eth0 root | awk 'NR == 1 {print $2}'
 }
