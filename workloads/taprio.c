@@ -42,6 +42,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 
+#include "nl.h"
 #include "output.h"
 #include "phc.h"
 #include "stats.h"
@@ -87,120 +88,11 @@ static void usage(FILE *f)
 /* ---------------------------------------------------------------------- */
 /* Netlink: taprio over rtnetlink with libmnl, extack passed through       */
 
-struct nl {
-	struct mnl_socket *sk;
-	unsigned int portid, seq;
-};
-
 /* Where each attribute of a request came from: for the kernel's bad-attribute offset */
 struct attr_line {
 	size_t off, len;
 	int line;
 };
-
-struct nl_answer {
-	int error;		/* 0 or -errno */
-	char extack[256];
-	long offs;		/* bad attribute offset, -1 when none */
-};
-
-static int nl_open(struct nl *n)
-{
-	int one = 1;
-
-	n->sk = mnl_socket_open(NETLINK_ROUTE);
-	if (!n->sk)
-		return -errno;
-	if (mnl_socket_bind(n->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = -errno;
-
-		mnl_socket_close(n->sk);
-		return err;
-	}
-	mnl_socket_setsockopt(n->sk, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(n->sk, NETLINK_CAP_ACK, &one, sizeof(one));
-	n->portid = mnl_socket_get_portid(n->sk);
-	n->seq = (unsigned int)time(NULL);
-	return 0;
-}
-
-static void nl_close(struct nl *n)
-{
-	if (n->sk)
-		mnl_socket_close(n->sk);
-	n->sk = NULL;
-}
-
-static int extack_attr_cb(const struct nlattr *a, void *data)
-{
-	struct nl_answer *ans = data;
-
-	switch (mnl_attr_get_type(a)) {
-	case NLMSGERR_ATTR_MSG:
-		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
-			snprintf(ans->extack, sizeof(ans->extack), "%s", mnl_attr_get_str(a));
-		break;
-	case NLMSGERR_ATTR_OFFS:
-		if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
-			ans->offs = (long)mnl_attr_get_u32(a);
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-/* The ack or error of the request with sequence @seq; data messages to @cb */
-static int nl_talk(struct nl *n, struct nlmsghdr *req, mnl_cb_t cb, void *data,
-		   struct nl_answer *ans)
-{
-	char buf[32768];
-	unsigned int seq = req->nlmsg_seq;
-	ssize_t r;
-
-	ans->error = 0;
-	ans->extack[0] = 0;
-	ans->offs = -1;
-	if (mnl_socket_sendto(n->sk, req, req->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		struct nlmsghdr *h;
-		int left;
-
-		r = mnl_socket_recvfrom(n->sk, buf, sizeof(buf));
-		if (r < 0)
-			return -errno;
-		left = (int)r;
-		for (h = (struct nlmsghdr *)buf; mnl_nlmsg_ok(h, left); h = mnl_nlmsg_next(h, &left)) {
-			if (h->nlmsg_seq != seq)
-				continue;
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = mnl_nlmsg_get_payload(h);
-				unsigned int hlen = sizeof(*e);
-
-				ans->error = e->error;
-				/* With NETLINK_CAP_ACK the request is not echoed */
-				if (!(h->nlmsg_flags & NLM_F_CAPPED))
-					hlen += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
-				if (h->nlmsg_flags & NLM_F_ACK_TLVS)
-					mnl_attr_parse(h, hlen, extack_attr_cb, ans);
-				return 0;
-			}
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (cb && cb(h, data) < 0)
-				return -ECANCELED;
-		}
-	}
-}
-
-static struct nlmsghdr *nl_req(struct nl *n, char *buf, uint16_t type, uint16_t flags)
-{
-	struct nlmsghdr *h = mnl_nlmsg_put_header(buf);
-
-	h->nlmsg_type = type;
-	h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	h->nlmsg_seq = ++n->seq;
-	return h;
-}
 
 struct root_qdisc {
 	int ifindex;
@@ -224,19 +116,18 @@ static int root_qdisc_cb(const struct nlmsghdr *h, void *data)
 }
 
 /* The kind of @ifindex's root qdisc ("" when none) */
-static int root_qdisc_kind(struct nl *n, int ifindex, char *kind, size_t len)
+static int root_qdisc_kind(struct nl_sock *n, int ifindex, char *kind, size_t len)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *h = nl_req(n, buf, RTM_GETQDISC, NLM_F_DUMP);
+	char buf[NL_MSG_MAX];
+	struct nlmsghdr *h = nl_msg(n, buf, RTM_GETQDISC, NLM_F_DUMP);
 	struct tcmsg *tcm = mnl_nlmsg_put_extra_header(h, sizeof(*tcm));
 	struct root_qdisc rq = { .ifindex = ifindex };
-	struct nl_answer ans;
+	struct nl_reply ans;
 	int err;
 
-	h->nlmsg_flags &= ~NLM_F_ACK;
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
-	err = nl_talk(n, h, root_qdisc_cb, &rq, &ans);
+	err = nl_dump(n, h, root_qdisc_cb, &rq, &ans);
 	if (!err)
 		err = ans.error;
 	snprintf(kind, len, "%s", rq.kind);
@@ -244,12 +135,12 @@ static int root_qdisc_kind(struct nl *n, int ifindex, char *kind, size_t len)
 }
 
 /* Remove the taprio root qdisc of @ifindex, if there is one: 1 removed, 0 none */
-static int taprio_clear(struct nl *n, int ifindex, const char *dev)
+static int taprio_clear(struct nl_sock *n, int ifindex, const char *dev)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE], kind[32];
+	char buf[NL_MSG_MAX], kind[32];
 	struct nlmsghdr *h;
 	struct tcmsg *tcm;
-	struct nl_answer ans;
+	struct nl_reply ans;
 	int err = root_qdisc_kind(n, ifindex, kind, sizeof(kind));
 
 	if (err) {
@@ -258,12 +149,12 @@ static int taprio_clear(struct nl *n, int ifindex, const char *dev)
 	}
 	if (strcmp(kind, "taprio"))
 		return 0;
-	h = nl_req(n, buf, RTM_DELQDISC, 0);
+	h = nl_msg(n, buf, RTM_DELQDISC, 0);
 	tcm = mnl_nlmsg_put_extra_header(h, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
 	tcm->tcm_parent = TC_H_ROOT;
-	err = nl_talk(n, h, NULL, NULL, &ans);
+	err = nl_transact(n, h, NULL, NULL, &ans);
 	if (!err)
 		err = ans.error;
 	if (err) {
@@ -334,20 +225,26 @@ static int line_of_message(const struct tsched *s, const char *msg)
  * taprio_apply - configure @s on @ifindex (tc qdisc replace ... root taprio)
  * with base time @base. Returns 0, or -errno with "FILE:LINE: reason" in @err.
  */
-static int taprio_apply(struct nl *n, int ifindex, const char *dev, const struct tsched *s,
+static int taprio_apply(struct nl_sock *n, int ifindex, const char *dev, const struct tsched *s,
 			int64_t base, char *err, size_t errlen)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	/* Room for the message: about 28 bytes an entry, with TSCHED_MAX_ENTRIES of them */
+	size_t size = NL_MSG_MAX + s->n_entries * 64;
+	char *buf = calloc(1, size);
 	struct attr_line al[3 * TSCHED_MAX_ENTRIES + 32];
 	struct tc_mqprio_qopt qopt = { 0 };
 	struct nlattr *opts, *list, *e, *a;
 	struct nlmsghdr *h;
 	struct tcmsg *tcm;
-	struct nl_answer ans;
+	struct nl_reply ans;
 	size_t nal = 0, i;
 	int rc, line;
 
-	h = nl_req(n, buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", s->file);
+		return -ENOMEM;
+	}
+	h = nl_msg(n, buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
 	tcm = mnl_nlmsg_put_extra_header(h, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
@@ -406,14 +303,15 @@ static int taprio_apply(struct nl *n, int ifindex, const char *dev, const struct
 	}
 	mnl_attr_nest_end(h, opts);
 
-	rc = nl_talk(n, h, NULL, NULL, &ans);
+	rc = nl_transact(n, h, NULL, NULL, &ans);
+	free(buf);
 	if (rc) {
 		snprintf(err, errlen, "%s: netlink to the kernel failed: %s", s->file, strerror(-rc));
 		return rc;
 	}
 	if (!ans.error)
 		return 0;
-	line = ans.offs >= 0 ? line_of_offset(al, nal, ans.offs) : 0;
+	line = ans.extack_offs >= 0 ? line_of_offset(al, nal, (long)ans.extack_offs) : 0;
 	if (!line)
 		line = line_of_message(s, ans.extack);
 	if (line)
@@ -489,7 +387,7 @@ static int cmd_apply(int argc, char **argv)
 	const char *dev = "eth0", *how = "next";
 	bool check = true;
 	char err[1024];
-	struct nl n = { 0 };
+	struct nl_sock n = { 0 };
 	int ifindex, o, rc, cleared;
 	int64_t base;
 
@@ -516,7 +414,7 @@ static int cmd_apply(int argc, char **argv)
 	ifindex = dev_index(dev);
 	if (!ifindex)
 		return 1;
-	if ((rc = nl_open(&n))) {
+	if ((rc = nl_open(&n, NETLINK_ROUTE, 32768))) {
 		fprintf(stderr, "%s: netlink socket: %s\n", prog, strerror(-rc));
 		return 1;
 	}
@@ -542,10 +440,10 @@ static int cmd_apply(int argc, char **argv)
 static int cmd_clear(int argc, char **argv)
 {
 	const char *dev = argc > 2 && !strcmp(argv[1], "--dev") ? argv[2] : "eth0";
-	struct nl n = { 0 };
+	struct nl_sock n = { 0 };
 	int ifindex = dev_index(dev), rc;
 
-	if (!ifindex || nl_open(&n))
+	if (!ifindex || nl_open(&n, NETLINK_ROUTE, 32768))
 		return 1;
 	rc = taprio_clear(&n, ifindex, dev);
 	nl_close(&n);
@@ -1539,7 +1437,7 @@ static int cmd_run(int argc, char **argv)
 	int64_t threshold = -1, c, last = 0;
 	bool keep = false, sampling = false;
 	char err[1024], path[512];
-	struct nl n = { 0 };
+	struct nl_sock n = { 0 };
 	struct atomic_file af;
 	int ifindex, o, tc, rc = 0, phc;
 
@@ -1616,7 +1514,7 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	ifindex = dev_index(r.dev);
-	if (!ifindex || nl_open(&n))
+	if (!ifindex || nl_open(&n, NETLINK_ROUTE, 32768))
 		return 1;
 	pthread_mutex_init(&r.lock, NULL);
 
@@ -2487,7 +2385,7 @@ static int cmd_trace_check(int argc, char **argv)
 	const char *dev = "eth0";
 	double secs = 1.0;
 	char err[1024];
-	struct nl n = { 0 };
+	struct nl_sock n = { 0 };
 	struct advance *a;
 	size_t na, i, bad_seq = 0, bad_gate = 0, bad_start = 0, bad_grid = 0, early = 0;
 	size_t first_bad = SIZE_MAX, ndeq = 0, nsent = 0, closed = 0, past_end = 0;
@@ -2523,7 +2421,7 @@ static int cmd_trace_check(int argc, char **argv)
 	if (load_schedule(argv[optind], &sched, true))
 		tap_bail("the schedule %s is not valid", argv[optind]);
 	ifindex = dev_index(dev);
-	if (!ifindex || nl_open(&n))
+	if (!ifindex || nl_open(&n, NETLINK_ROUTE, 32768))
 		tap_bail("no netlink to %s", dev);
 	c = tsched_cycle(&sched);
 	base = choose_base(&sched, "next", sched.clockid);

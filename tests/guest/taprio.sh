@@ -30,6 +30,21 @@ check "the same file configures taprio with tc qdisc replace ... taprio \$(cut -
 "$taprio" clear --dev eth0
 check "taprio clear removes it" mq "$(root_kind)"
 
+# A long schedule: 400 entries of 2.5 ms, a netlink request of about 11 KB,
+# more than a page (with 1,000 entries tc qdisc show listed none of them
+# here; not looked into)
+{
+	grep -E '^(num_tc|map|queues|base-time) ' "$good"
+	for ((i = 0; i < 400; i++)); do
+		echo "sched-entry S 0$((1 << (i % 3))) 2500000"
+	done
+	echo "clockid CLOCK_TAI"
+} >"$tmp/long.sched"
+out=$("$taprio" apply "$tmp/long.sched" 2>&1) && rc=0 || rc=$?
+check "a schedule of 400 entries is configured over netlink (output: $out)" 0 "$rc"
+check "tc shows its 400 entries" 400 "$(tc qdisc show dev eth0 root | grep -c 'index [0-9]* cmd S')"
+"$taprio" clear --dev eth0
+
 # Malformed schedules: each file says what it expects
 cd "$LAB_SRC/tests/guest/taprio-bad"
 for f in *.sched; do
