@@ -136,7 +136,7 @@ if [ -n "${LAB_TAPRIO_TUNE:-}" ]; then
 	jq --slurpfile v "$stage/variants.json" '.metrics += ($v | add // [])' \
 		"$stage/summary.json" >"$out/summary.json"
 	{
-		echo "taprio schedule tuning around $(basename "$LAB_TAPRIO_TUNE"), $LAB_TAPRIO_TUNE_COUNT packets per class per variant"
+		echo "taprio schedule tuning around ${LAB_TAPRIO_TUNE_NAME:-$(basename "$LAB_TAPRIO_TUNE")}, $LAB_TAPRIO_TUNE_COUNT packets per class per variant"
 		echo
 		cat "$out/tune-recommendation.txt" 2>/dev/null || echo "no recommendation: the sweep did not finish"
 		echo

@@ -57,8 +57,8 @@ log run "run $run_id in $rundir"
 	fi
 	# shellcheck disable=SC2016
 	if [ -n "${LAB_TAPRIO_TUNE_FILE:-}" ]; then
-		printf 'export LAB_TAPRIO_TUNE="$LAB_OUT/taprio-tune.sched" LAB_TAPRIO_TUNE_BOUND_US=%q\n' \
-			"${LAB_TAPRIO_TUNE_BOUND_US:-1000}"
+		printf 'export LAB_TAPRIO_TUNE="$LAB_OUT/taprio-tune.sched" LAB_TAPRIO_TUNE_BOUND_US=%q LAB_TAPRIO_TUNE_NAME=%q\n' \
+			"${LAB_TAPRIO_TUNE_BOUND_US:-1000}" "$(basename -- "$LAB_TAPRIO_TUNE_FILE")"
 	fi
 	if [ "$cmd" = shell ]; then
 		echo interactive

@@ -95,7 +95,7 @@ done
 
 # The recommendation: per class, the shortest window meeting both conditions
 {
-	echo "schedule: $file; bound: p99 gate lateness <= $bound us and no violation"
+	echo "schedule: ${LAB_TAPRIO_TUNE_NAME:-$file}; bound: p99 gate lateness <= $bound us and no violation"
 	for ((tc = 0; tc < num_tc; tc++)); do
 		best=$(awk -F, -v t="$tc" -v b="$bound" '
 			$1 == "window" && $2 == t && $7 != "" && $7 + 0 == 0 && $9 != "" && $9 + 0 <= b + 0 {
