@@ -47,6 +47,15 @@ for p in kernel/patches/*.patch; do
 		notok "checkpatch --strict $p"
 		sed 's/^/# /' <<<"$out"
 	fi
+	# Run from this repository, checkpatch finds the patch tracked by git
+	# and checks it as a file: a blank context line " " is trailing
+	# whitespace then (blank context lines are written empty instead)
+	if out=$("$checkpatch" --strict -q --no-tree "$p" 2>&1); then
+		ok "checkpatch --strict --no-tree $p, run from the repository"
+	else
+		notok "checkpatch --strict --no-tree $p, run from the repository"
+		sed 's/^/# /' <<<"$out"
+	fi
 done
 # Every patch of the directory is in the series, and the other way round
 if [ -f kernel/patches/series ]; then
