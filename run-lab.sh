@@ -52,6 +52,16 @@ workloads() {
 	return 0
 }
 
+# readable_schedule FILE: a usage error unless FILE is a readable file
+readable_schedule() {
+	{ [ -f "$1" ] && [ -r "$1" ]; } ||
+		usage_error "schedule file '$1' does not exist or is not readable"
+}
+# check_schedule WHAT FILE: taprio's own parser on FILE, before a guest boots
+check_schedule() {
+	build/taprio check "$2" >/dev/null || die "$1 '$2' refused (see above)"
+}
+
 profile=quick
 kernel=${LAB_KERNEL:-lab}
 trace=0
@@ -81,8 +91,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--schedule)
 		[ $# -ge 2 ] || usage_error "option $1 needs a value"
-		{ [ -f "$2" ] && [ -r "$2" ]; } ||
-			usage_error "schedule file '$2' does not exist or is not readable"
+		readable_schedule "$2"
 		schedule=$2
 		shift 2
 		;;
@@ -121,8 +130,7 @@ compare)
 all | run | shell | ab) ;;
 tune-taprio)
 	[ "${#args[@]}" -eq 1 ] || usage_error "tune-taprio takes one schedule file"
-	{ [ -f "${args[0]}" ] && [ -r "${args[0]}" ]; } ||
-		usage_error "schedule file '${args[0]}' does not exist or is not readable"
+	readable_schedule "${args[0]}"
 	;;
 *) usage_error "unknown command '$cmd'" ;;
 esac
@@ -165,13 +173,12 @@ fi
 log build "workloads and tests (make all)"
 make -s all
 
-# Schedules are checked here, before a guest boots for them
 if [ -n "$schedule" ]; then
-	build/taprio check "$schedule" >/dev/null || die "--schedule: '$schedule' refused (see above)"
+	check_schedule "--schedule:" "$schedule"
 	export LAB_TAPRIO_SCHEDULE_FILE=$schedule
 fi
 if [ "$cmd" = tune-taprio ]; then
-	build/taprio check "${args[0]}" >/dev/null || die "tune-taprio: schedule '${args[0]}' refused (see above)"
+	check_schedule "tune-taprio: schedule" "${args[0]}"
 	export LAB_TAPRIO_TUNE_FILE=${args[0]} LAB_TAPRIO_TUNE_BOUND_US=${bound_us:-1000}
 	exec bench/run.sh run "$kernel" "$profile" "$trace" taprio
 fi

@@ -177,23 +177,10 @@ esac
 # cycle, and the first packet a guest stall delays by a cycle ends its TX
 # timestamp collection (measured: 2 of 1,000 frames timestamped). Lateness
 # against the gates is ours to count; isochron gives its latencies.
-# The cycle and class 0's first window (offset, length), ns
-cycle_ns=0 w0_off='' w0_len='' sum=0
-while read -r kw a b c _; do
-	case "$kw" in
-	cycle-time) cycle_ns=$a ;;
-	sched-entry)
-		b=${b#0x}
-		if [ -z "$w0_off" ] && (((16#$b) & 1)); then
-			w0_off=$sum w0_len=$c
-		fi
-		sum=$((sum + c))
-		;;
-	esac
-done <<<"$(sed 's/#.*//' "$sched")"
-[ "$cycle_ns" != 0 ] || cycle_ns=$sum
+# The cycle and class 0's first window (start, length), ns
+read -r cycle_ns _ w0_off w0_len <<<"$("$bin" window "$sched" --tc 0)"
 ns_s() { awk -v n="$1" 'BEGIN {printf "%.9f", n / 1e9}'; }
-if [ -n "$phc" ] && [ -n "$w0_off" ] && [ "$cycle_ns" -gt 0 ]; then
+if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ]; then
 	wake=$((w0_off + w0_len / 4))
 	say "isochron: $iso_frames frames of class 0, woken $((wake / 1000)) us into each ${cycle_ns} ns cycle"
 	"$bin" apply "$sched" >/dev/null

@@ -28,20 +28,14 @@ trap 'rm -rf -- "$work"' EXIT
 	echo "error: the lateness bound '$bound' is not a number of microseconds" >&2
 	exit 2
 }
-"$bin" check "$file" >/dev/null
-num_tc=$("$bin" check "$file" | awk '{print $2}')
+tcargs=$("$bin" check "$file")
+num_tc=$(awk '{print $2}' <<<"$tcargs")
 mkdir -p "$out/tune"
 
 # windows FILE TC: the open time of class TC per cycle and the cycle, us
 windows() {
-	local w=0 c=0 kw mask iv
-	while read -r kw _ mask iv; do
-		[ "$kw" = sched-entry ] || continue
-		c=$((c + iv))
-		if (((16#$mask >> $2) & 1)); then
-			w=$((w + iv))
-		fi
-	done <"$1"
+	local c w
+	read -r c w _ <<<"$("$bin" window "$1" --tc "$2")"
 	echo "$((w / 1000)) $((c / 1000))"
 }
 

@@ -76,6 +76,8 @@ static void usage(FILE *f)
 		"                                  gates.csv, run-info.csv, sync-workload.csv\n"
 		"  set-tai SECONDS                 set the kernel's TAI offset (CLOCK_TAI - REALTIME)\n"
 		"  tai-mono                        print CLOCK_TAI - CLOCK_MONOTONIC in ns\n"
+		"  window FILE --tc N              class N's windows: \"CYCLE OPEN FIRST_START\n"
+		"                                  FIRST_LENGTH\" in ns (OPEN: open time per cycle)\n"
 		"  variant FILE [--tc N] --scale S print FILE with the windows of class N (all\n"
 		"                                  entries without --tc) scaled by S, for tuning\n"
 		"  report DIR [--failed REASON]    summary.json of a run directory from its CSV files\n"
@@ -87,6 +89,12 @@ static void usage(FILE *f)
 
 /* ---------------------------------------------------------------------- */
 /* Netlink: taprio over rtnetlink with libmnl, extack passed through       */
+
+/* The rtnetlink socket of every command (bench/nl), 32 KiB reads as iproute2 */
+static int taprio_nl_open(struct nl_sock *n)
+{
+	return nl_open(n, NETLINK_ROUTE, 32768);
+}
 
 /* Where each attribute of a request came from: for the kernel's bad-attribute offset */
 struct attr_line {
@@ -377,7 +385,7 @@ static int cmd_apply(int argc, char **argv)
 	ifindex = dev_index(dev);
 	if (!ifindex)
 		return 1;
-	if ((rc = nl_open(&n, NETLINK_ROUTE, 32768))) {
+	if ((rc = taprio_nl_open(&n))) {
 		fprintf(stderr, "%s: netlink socket: %s\n", prog, strerror(-rc));
 		return 1;
 	}
@@ -406,7 +414,7 @@ static int cmd_clear(int argc, char **argv)
 	struct nl_sock n = { 0 };
 	int ifindex = dev_index(dev), rc;
 
-	if (!ifindex || nl_open(&n, NETLINK_ROUTE, 32768))
+	if (!ifindex || taprio_nl_open(&n))
 		return 1;
 	rc = taprio_clear(&n, ifindex, dev);
 	nl_close(&n);
@@ -1395,6 +1403,7 @@ static int cmd_run(int argc, char **argv)
 	static struct run r;
 	struct sender_arg sa[TSCHED_MAX_TC];
 	pthread_t snd[TSCHED_MAX_TC], rcv, smp;
+	bool started[TSCHED_MAX_TC] = { 0 };
 	struct sampler_arg smpa = { .r = &r };
 	const char *out = NULL, *dst = "198.18.0.2";
 	int64_t threshold = -1, c, last = 0;
@@ -1477,7 +1486,7 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	ifindex = dev_index(r.dev);
-	if (!ifindex || nl_open(&n, NETLINK_ROUTE, 32768))
+	if (!ifindex || taprio_nl_open(&n))
 		return 1;
 	pthread_mutex_init(&r.lock, NULL);
 
@@ -1528,16 +1537,17 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (pthread_create(&rcv, NULL, receiver, &r))
 		return 1;
+	/* A sender per class (or for --tc's only) */
 	for (tc = 0; tc < sched.num_tc; tc++) {
 		sa[tc].r = &r;
 		sa[tc].tc = tc;
-		if (r.only_tc < 0 || tc == r.only_tc)
-			pthread_create(&snd[tc], NULL, sender, &sa[tc]);
+		started[tc] = (r.only_tc < 0 || tc == r.only_tc) &&
+			      !pthread_create(&snd[tc], NULL, sender, &sa[tc]);
 	}
 	fprintf(stderr, "%s: %zu packets per class at %.0f/s from base-time %" PRId64 "\n",
 		prog, r.count, r.rate, r.base);
 	for (tc = 0; tc < sched.num_tc; tc++)
-		if (r.only_tc < 0 || tc == r.only_tc)
+		if (started[tc])
 			pthread_join(snd[tc], NULL);
 	r.senders_done = true;
 	pthread_join(rcv, NULL);
@@ -1792,7 +1802,7 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 	static const char *const cols[5] = { "gate_lateness_us", "enqueue_to_tx_us",
 					     "path_delay_us", "sender_latency_us",
 					     "sender_latency_us" };
-	int ci[5], ctc, cin, cwake, crx, maxtc = -1, tc, k;
+	int ci[5], ctc, cin, cwake, crx, ctx, cwns, csch, cseq, maxtc = -1, tc, k;
 	size_t *byseq[TSCHED_MAX_TC] = { 0 }, nseq[TSCHED_MAX_TC] = { 0 }, rows = 0;
 	int64_t *txs = NULL, *deq = NULL;
 	int *tcs_of = NULL;
@@ -1821,9 +1831,13 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 	cin = csv_col(&c, "in_window");
 	cwake = csv_col(&c, "gate_open_at_wake");
 	crx = csv_col(&c, "rx_ns");
+	ctx = csv_col(&c, "tx_ns");
+	cwns = csv_col(&c, "wake_ns");
+	csch = csv_col(&c, "sched_ns");
+	cseq = csv_col(&c, "seq");
 	while ((nf = csv_next(&c))) {
 		double t = fnum(&c, nf, ctc), in = fnum(&c, nf, cin);
-		int64_t txns = fint(&c, nf, csv_col(&c, "tx_ns"));
+		int64_t txns = fint(&c, nf, ctx);
 
 		if (isnan(t) || t < 0 || t >= TSCHED_MAX_TC)
 			continue;
@@ -1845,15 +1859,14 @@ static void report_packets(struct out *o, const char *dir, const char *sname)
 		if (fnum(&c, nf, cwake) == 1)
 			vpush(&lat[tc][4], fnum(&c, nf, ci[4]));
 		{
-			int64_t w = fint(&c, nf, csv_col(&c, "wake_ns"));
-			int64_t q = fint(&c, nf, csv_col(&c, "sched_ns"));
+			int64_t w = fint(&c, nf, cwns), q = fint(&c, nf, csch);
 
 			if (w > 0 && q > 0)
 				vpush(&wq[tc], (double)(q - w) / 1e3);
 		}
 		/* For the dequeue times: the row of each (tc, seq) */
 		{
-			int64_t seq = fint(&c, nf, csv_col(&c, "seq"));
+			int64_t seq = fint(&c, nf, cseq);
 			size_t i;
 
 			if (seq >= 0 && seq < 10000000 && (size_t)seq >= nseq[tc]) {
@@ -2165,6 +2178,54 @@ static int cmd_variant(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * window: class @tc's windows in the cycle, for the shell drivers: one line
+ * "CYCLE OPEN FIRST_START FIRST_LENGTH" in ns (OPEN: its open time per
+ * cycle; FIRST_START -1 and FIRST_LENGTH 0 when no entry opens it).
+ */
+static int cmd_window(int argc, char **argv)
+{
+	const char *file = NULL;
+	int64_t c, open = 0, first = -1, len = 0;
+	int tc = -1, i;
+	size_t e;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--tc") && i + 1 < argc)
+			tc = atoi(argv[++i]);
+		else if (!file)
+			file = argv[i];
+	}
+	if (!file || tc < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (load_schedule(file, &sched, true))
+		return 1;
+	if (tc >= sched.num_tc) {
+		fprintf(stderr, "%s: --tc %d: %s has %d traffic classes\n", prog, tc, sched.file,
+			sched.num_tc);
+		return 2;
+	}
+	c = tsched_cycle(&sched);
+	for (e = 0; e < sched.n_entries; e++) {
+		int64_t start = tsched_entry_offset(&sched, e);
+		int64_t end = start + sched.entries[e].interval;
+
+		if (!((sched.entries[e].gate_mask >> tc) & 1) || start >= c)
+			continue;
+		if (end > c)
+			end = c;
+		open += end - start;
+		if (first < 0) {
+			first = start;
+			len = end - start;
+		}
+	}
+	printf("%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n", c, open, first, len);
+	return 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* trace-check: taprio_advance follows the schedule entry by entry, and    */
 /* taprio_dequeue lets packets through open gates only                   */
@@ -2384,7 +2445,7 @@ static int cmd_trace_check(int argc, char **argv)
 	if (load_schedule(argv[optind], &sched, true))
 		tap_bail("the schedule %s is not valid", argv[optind]);
 	ifindex = dev_index(dev);
-	if (!ifindex || nl_open(&n, NETLINK_ROUTE, 32768))
+	if (!ifindex || taprio_nl_open(&n))
 		tap_bail("no netlink to %s", dev);
 	c = tsched_cycle(&sched);
 	base = choose_base(&sched, "next", sched.clockid);
@@ -2546,6 +2607,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "window"))
+		return cmd_window(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "variant"))
 		return cmd_variant(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
