@@ -55,7 +55,10 @@ state() { # what a refused command must not have changed, in namespace $1 ("" = 
 	{
 		"${run[@]}" ip -o link show | sed 's/: <.*//'
 		"${run[@]}" ip -4 route show table all
-		"${run[@]}" ip -6 route show table all
+		# without the link-local routes: the kernel's addrconf adds them
+		# when a link gets carrier, seconds after it came up (measured:
+		# br0's appeared during the cases)
+		"${run[@]}" ip -6 route show table all | grep -v 'fe80::'
 		ip netns list
 	} 2>&1 | sort
 }
