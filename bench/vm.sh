@@ -10,7 +10,14 @@
 # cannot be made, the guest uses a veth pair instead.
 #
 # Environment: LAB_ACCEL (kvm|tcg|auto), LAB_VCPUS (4), LAB_MEM_MB (2048),
-# LAB_DEADLINE (seconds, 900), LAB_NET (auto|tap|veth).
+# LAB_DEADLINE (seconds, 900), LAB_GUEST_DEADLINE (seconds; default: 60 s
+# before LAB_DEADLINE, half of it when that is 120 s or less; 0: none),
+# LAB_NET (auto|tap|veth).
+#
+# Two deadlines: the guest's PID 1 stops a job still running at
+# LAB_GUEST_DEADLINE (counted from its own start) and powers off cleanly,
+# leaving guest/deadline-passed; the host stops QEMU at LAB_DEADLINE, for a
+# guest that cannot do even that.
 # Writes RUN_DIR/console.log and RUN_DIR/vm.env (accel, vcpus, mem_mb,
 # net_mode, qemu_version, boot_seconds). Exits 0 when the guest ran the whole
 # job, every step exited 0 and the console shows no kernel warning, panic,
@@ -30,6 +37,8 @@ net=${LAB_NET:-auto}
 [[ "$vcpus" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_VCPUS='$vcpus' is not a positive number"
 { [[ "$mem" =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 256 ]; } || usage_error "LAB_MEM_MB='$mem' is not a number of MiB >= 256"
 [[ "$deadline" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_DEADLINE='$deadline' is not a positive number of seconds"
+guest_deadline=${LAB_GUEST_DEADLINE:-$((deadline > 120 ? deadline - 60 : deadline / 2))}
+[[ "$guest_deadline" =~ ^[0-9]+$ ]] || usage_error "LAB_GUEST_DEADLINE='$guest_deadline' is not a number of seconds"
 case "$net" in auto | tap | veth) ;; *) usage_error "LAB_NET='$net' (expected auto, tap or veth)" ;; esac
 [ -f "$image" ] || die "kernel image $image not found"
 [ -x "$LAB_ROOT/build/guest-init" ] || die "no build/guest-init: run make all"
@@ -102,7 +111,11 @@ fi
 
 qemu_version=$(qemu-system-x86_64 --version | head -1 | sed 's/.*version \([^ ]*\).*/\1/')
 log vm "booting $(basename "$image") on QEMU $qemu_version, $accel, $vcpus vCPUs, $mem MiB, deadline ${deadline}s"
-rm -f "$rundir/guest/first-step" "$rundir/guest/done"
+rm -f "$rundir/guest/first-step" "$rundir/guest/done" "$rundir/guest/deadline" \
+	"$rundir/guest/deadline-passed"
+if [ -z "$interactive" ] && [ "$guest_deadline" -gt 0 ]; then
+	echo "$guest_deadline" >"$rundir/guest/deadline"
+fi
 t0=$(now_ns)
 runner=()
 [ -n "$netns" ] && runner=(ip netns exec "$netns")
@@ -154,16 +167,20 @@ net_mode=$(cat "$rundir/guest/net_mode" 2>/dev/null || echo none)
 	echo "qemu_version=$qemu_version"
 	echo "boot_seconds=$boot_seconds"
 	echo "vm_seconds=$elapsed"
+	echo "qemu_exit=$rc"
 } | atomic_write "$rundir/vm.env"
 
 # Verdict: deadline, QEMU's exit, kernel trouble on the console, the job
 failures=()
+last_step=$(grep -ao 'lab-init: step [^:]*$' "$rundir/console.log" 2>/dev/null | tail -1 | cut -d' ' -f3)
 [ "$rc" -ne 124 ] || failures+=("guest hung: the deadline of ${deadline}s passed, QEMU was stopped")
+[ ! -f "$rundir/guest/deadline-passed" ] ||
+	failures+=("guest hung: step '$last_step' was still running at the guest's deadline of ${guest_deadline}s; the guest stopped it and powered off")
 [ "$rc" -eq 124 ] || [ "$rc" -eq 0 ] || failures+=("QEMU exited with $rc: $(tail -3 "$rundir/qemu.log" | tr '\n' ' ')")
 trouble=$("$LAB_ROOT/bench/console-check.sh" "$rundir/console.log" || true)
 [ -z "$trouble" ] || failures+=("kernel trouble on the console:
 $trouble")
-[ -f "$rundir/guest/done" ] || failures+=("the guest did not finish its job (last step started: $(grep -o 'lab-init: step [^:]*$' "$rundir/console.log" | tail -1 | cut -d' ' -f3))")
+[ -f "$rundir/guest/done" ] || failures+=("the guest did not finish its job (last step started: $last_step)")
 for f in "$rundir"/guest/*.rc; do
 	[ -f "$f" ] || continue
 	r=$(cat "$f")

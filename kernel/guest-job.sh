@@ -1,14 +1,15 @@
 #!/bin/bash
 # The job runner of the lab guest, started by PID 1 (kernel/guest-init.c)
 # once the file systems are mounted. It wires the network, runs the job the
-# host wrote into the results folder, stores each step's exit status there,
-# and powers off.
+# host wrote into the results folder and stores each step's exit status
+# there.
 #
 # Job file: $LAB_OUT/guest/job.sh, shell code with one "step NAME COMMAND..."
 # line per command (or "interactive" for a shell on the console). A step runs
 # in $LAB_SRC with its output in guest/NAME.log and its exit status in
 # guest/NAME.rc; guest/first-step marks the start of the first step and
-# guest/done a finished job.
+# guest/done a finished job. It exits when the job is done; PID 1 then stops
+# what is left and powers off.
 set -u
 
 SRC=$LAB_SRC
@@ -18,17 +19,9 @@ say() {
 	echo "lab-init: $*"
 }
 
-halt_guest() {
-	sync
-	echo o >/proc/sysrq-trigger
-	sleep 10
-	say "power-off did not happen"
-	exit 1
-}
-
 if [ ! -r "$OUT/guest/job.sh" ]; then
 	say "no job file $OUT/guest/job.sh"
-	halt_guest
+	exit 1
 fi
 
 # step NAME COMMAND...: run one command of the job, record its exit status
@@ -58,4 +51,3 @@ step info "$SRC/kernel/guest-info.sh"
 . "$OUT/guest/job.sh"
 : >"$OUT/guest/done"
 say "job done"
-halt_guest

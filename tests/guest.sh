@@ -77,22 +77,77 @@ check "the failure shows the panic" yes \
 	"$(grep -q 'Kernel panic' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 check "the failure says the job did not finish" yes \
 	"$(grep -q 'did not finish' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
-# 4. A hung guest is stopped at the deadline; what it wrote stays
+# 4. A hung step is stopped at the guest's deadline by the guest itself,
+# which powers off cleanly; what it wrote stays
 run=$(newrun hang)
 echo "step before_the_hang true" >>"$run/guest/job.sh"
 echo "step hang sleep 3600" >>"$run/guest/job.sh"
 rc=0
 t0=$(date +%s)
-LAB_DEADLINE=60 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+LAB_DEADLINE=60 LAB_GUEST_DEADLINE=20 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 check "a hung guest fails the run" 1 "$rc"
-check "the hung guest was stopped at its deadline (60 s)" yes \
-	"$([ $(($(date +%s) - t0)) -lt 120 ] && echo yes || echo no)"
-check "the failure says the guest hung" yes \
-	"$(grep -q 'guest hung' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+check "the hung step was stopped before the host's deadline (60 s)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 60 ] && echo yes || echo no)"
+check "the failure names the hung step and the guest's deadline" yes \
+	"$(grep -q "guest hung: step 'hang' was still running at the guest's deadline of 20s" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+check "QEMU exited 0 after the guest stopped the hung step" 0 "$(sed -n 's/^qemu_exit=//p' "$run/vm.env")"
+check "the guest powered off with a clean console after the hung step" "" \
+	"$(bench/console-check.sh "$run/console.log" | head -1)"
 check "what the guest wrote before the hang stays" 0 "$(cat "$run/guest/before_the_hang.rc" 2>/dev/null)"
+
+# 5. A guest that cannot stop itself (no guest deadline here) is stopped by
+# the host at LAB_DEADLINE
+run=$(newrun hang-host)
+echo "step hang sleep 3600" >>"$run/guest/job.sh"
+rc=0
+t0=$(date +%s)
+LAB_DEADLINE=40 LAB_GUEST_DEADLINE=0 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+check "a guest past the host's deadline fails the run" 1 "$rc"
+check "the host stopped it near its deadline (40 s)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 80 ] && echo yes || echo no)"
+check "the failure says the host stopped QEMU" yes \
+	"$(grep -q 'guest hung: the deadline of 40s passed, QEMU was stopped' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 ns=$(sed -n 's/.*taps bridged in namespace \(lab-[^ ]*\).*/\1/p' "$run/vm.err")
 if [ "$expect_net" = tap ]; then
 	check "the run's network namespace ($ns) is gone" no \
 		"$({ [ -z "$ns" ] || ip netns list | grep -qw -- "$ns"; } && echo yes || echo no)"
 fi
+
+# 6. Soak: many boots of a trivial job, each powered off by the guest; every
+# one must end with QEMU's exit status 0 and a console the check passes
+boots=${LAB_SOAK_BOOTS:-30}
+clean=0
+t0=$(date +%s)
+for i in $(seq "$boots"); do
+	run=$(newrun "soak-$i")
+	echo "step trivial true" >>"$run/guest/job.sh"
+	rc=0
+	LAB_DEADLINE=180 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+	qrc=$(sed -n 's/^qemu_exit=//p' "$run/vm.env" 2>/dev/null)
+	trouble=$(bench/console-check.sh "$run/console.log" | head -3 | tr '\n' ' ')
+	check "soak boot $i of $boots: run ok, QEMU exit 0, console clean" "0 0 ''" "$rc ${qrc:-none} '$trouble'"
+	[ "$rc" -ne 0 ] || [ "${qrc:-}" != 0 ] || [ -n "$trouble" ] || clean=$((clean + 1))
+done
+echo "# soak: $clean of $boots boots powered off cleanly in $(($(date +%s) - t0)) s"
+check "every soak boot powered off cleanly" "$boots" "$clean"
+
+# 7. The interactive shell's exit powers the guest off cleanly
+run=$(newrun interactive)
+echo interactive >>"$run/guest/job.sh"
+rc=0
+# type "exit" once the shell is starting (the guest marks it with first-step)
+type_exit() {
+	for _ in $(seq 200); do
+		[ ! -f "$run/guest/first-step" ] || break
+		sleep 0.5
+	done
+	sleep 3
+	printf 'exit\n'
+}
+type_exit | timeout 150 bench/vm.sh "$run" "$image" --interactive >"$run/console.log" 2>"$run/vm.err" || rc=$?
+check "QEMU ends when the interactive shell exits" 0 "$rc"
+check "the guest powered off after the shell" yes \
+	"$(grep -aq 'reboot: Power down' "$run/console.log" && echo yes || echo no)"
+check "the console is clean after the interactive shell" "" \
+	"$(bench/console-check.sh "$run/console.log" | head -1)"
 echo "1..$n"
