@@ -10,19 +10,27 @@ DEB_PACKAGES := linux-source-6.1 qemu-system-x86 bpftrace linux-perf trace-cmd \
 
 BUILD := build
 CC := gcc
-CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I bench -I $(BUILD)
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -I bench/lib -I $(BUILD)/skel
 LDLIBS := -lbpf -lelf -lz -lmnl -ljansson -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I /usr/include/$(shell gcc -dumpmachine)
 
-LIB_SRC := $(wildcard bench/*.c)
-LIB_OBJ := $(LIB_SRC:bench/%.c=$(BUILD)/obj/bench/%.o)
-BPF_SRC := $(wildcard workloads/*.bpf.c)
-SKELS := $(BPF_SRC:workloads/%.bpf.c=$(BUILD)/%.skel.h)
-WORKLOAD_SRC := $(filter-out $(BPF_SRC),$(wildcard workloads/*.c))
-WORKLOADS := $(WORKLOAD_SRC:workloads/%.c=$(BUILD)/%)
+# The shared C library: bench/lib/*.c
+LIB_SRC := $(wildcard bench/lib/*.c)
+LIB_OBJ := $(LIB_SRC:bench/lib/%.c=$(BUILD)/obj/lib/%.o)
+# A workload is a folder workloads/NAME/ with a main.c: its program is
+# build/NAME, made of every .c there; its BPF objects (*.bpf.c) become
+# skeletons build/skel/*.skel.h
+WORKLOAD_NAMES := $(patsubst workloads/%/main.c,%,$(wildcard workloads/*/main.c))
+WORKLOADS := $(WORKLOAD_NAMES:%=$(BUILD)/%)
+BPF_SRC := $(wildcard workloads/*/*.bpf.c)
+SKELS := $(patsubst %.bpf.c,$(BUILD)/skel/%.skel.h,$(notdir $(BPF_SRC)))
+WL_SRC := $(filter-out $(BPF_SRC),$(wildcard workloads/*/*.c))
+WL_OBJ := $(WL_SRC:workloads/%.c=$(BUILD)/obj/workloads/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_TESTS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+vpath %.bpf.c $(sort $(dir $(BPF_SRC)))
 
 .PHONY: all deps kernel test unit-test lint clean
 .DELETE_ON_ERROR:
@@ -50,31 +58,38 @@ $(BUILD)/testptp: $(KTREE)/tools/testing/selftests/ptp/testptp.c
 $(BUILD)/libbench.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
-$(BUILD)/obj/bench/%.o: bench/%.c $(wildcard bench/*.h)
+$(BUILD)/obj/lib/%.o: bench/lib/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.bpf.o: workloads/%.bpf.c
+$(BUILD)/skel/%.bpf.o: %.bpf.c
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c -o $@ $<
 
-$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+$(BUILD)/skel/%.skel.h: $(BUILD)/skel/%.bpf.o
 	bpftool gen skeleton $< >$@
 
-$(BUILD)/obj/workloads/%.o: workloads/%.c $(wildcard bench/*.h) $(SKELS)
+# workload objects wait for every skeleton (a main.c may include one)
+$(BUILD)/obj/workloads/%.o: workloads/%.c | $(SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -I $(dir $<) -c -o $@ $<
 
-$(BUILD)/%: $(BUILD)/obj/workloads/%.o $(BUILD)/libbench.a
-	$(CC) -o $@ $^ $(LDLIBS)
+# build/NAME from the objects of workloads/NAME/
+define workload_rule
+$(BUILD)/$(1): $(filter $(BUILD)/obj/workloads/$(1)/%,$(WL_OBJ)) $(BUILD)/libbench.a
+	$$(CC) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach w,$(WORKLOAD_NAMES),$(eval $(call workload_rule,$(w))))
 
 # Statistics for shell scripts (bench/compare.sh)
-$(BUILD)/labstat: bench/tools/labstat.c $(BUILD)/libbench.a $(wildcard bench/*.h)
+$(BUILD)/labstat: bench/tools/labstat.c $(BUILD)/libbench.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a $(wildcard bench/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # make test: host unit tests, lint, then the guest tests in the booted kernel
 test: deps

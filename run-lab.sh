@@ -23,7 +23,7 @@ Commands:
   ab [WORKLOAD...]    run on the stock kernel and on the lab kernel, then compare
   tune-taprio FILE    sweep the window of each traffic class (x0.25..x1.5) and
                       the cycle time (x0.5..x2) around the taprio schedule FILE
-                      (tc syntax, see workloads/schedules/), measure each, and
+                      (tc syntax, see workloads/taprio/schedules/), measure each, and
                       recommend per class the shortest window with no packet
                       outside it and p99 gate lateness within --bound-us
 
@@ -33,7 +33,7 @@ Options:
   --kernel lab|stock    the lab kernel (patch series applied) or the stock baseline
   --trace               record the workloads' probe events with trace-cmd
   --schedule FILE       the taprio schedule the taprio workload measures (tc
-                        syntax; default workloads/schedules/three-class-10ms.sched)
+                        syntax; default workloads/taprio/schedules/three-class-10ms.sched)
   --bound-us N          tune-taprio's p99 gate lateness bound in us (1000)
   -h, --help            this text
 
@@ -43,11 +43,9 @@ EOF
 }
 
 workloads() {
-	local f n
-	for f in workloads/*.c; do
-		n=$(basename "$f" .c)
-		case "$n" in *.bpf) continue ;; esac
-		[ -x "bench/run-$n.sh" ] && echo "$n"
+	local d
+	for d in workloads/*/; do
+		[ -f "$d/main.c" ] && [ -x "$d/driver.sh" ] && basename "$d"
 	done
 	return 0
 }

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers for the workload drivers (bench/run-<workload>.sh) in the guest:
+# Helpers for the workload drivers (workloads/<workload>/driver.sh) in the guest:
 # phases under perf stat, bpftrace probes started and stopped around them,
 # probe output turned into CSV. Sourced; defines functions only.
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Run one workload's driver in the guest: bench/run-<workload>.sh with its
+# Run one workload's driver in the guest: workloads/<workload>/driver.sh with its
 # results folder $LAB_OUT/<workload>. With LAB_TRACE=1 the driver runs under
 # trace-cmd record of the events its header names ("# trace-events: ..."),
 # saved as <workload>/trace.dat for KernelShark.
@@ -7,7 +7,7 @@
 set -eu
 
 name=$1
-driver=$LAB_SRC/bench/run-$name.sh
+driver=$LAB_SRC/workloads/$name/driver.sh
 [ -x "$driver" ] || {
 	echo "error: no driver $driver for workload '$name'" >&2
 	exit 2

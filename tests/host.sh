@@ -34,7 +34,7 @@ expect_fail "option without value" 2 "--accel" ./run-lab.sh --accel
 expect_fail "tune-taprio without a schedule" 2 "one schedule file" ./run-lab.sh tune-taprio
 expect_fail "tune-taprio, missing schedule" 2 "'/nonexistent.sched'" ./run-lab.sh tune-taprio /nonexistent.sched
 expect_fail "tune-taprio, bad --bound-us" 2 "'-5'" \
-	./run-lab.sh --bound-us -5 tune-taprio workloads/schedules/three-class-10ms.sched
+	./run-lab.sh --bound-us -5 tune-taprio workloads/taprio/schedules/three-class-10ms.sched
 expect_fail "--bound-us without tune-taprio" 2 "--bound-us" ./run-lab.sh --bound-us 10 run taprio
 expect_fail "--schedule, missing file" 2 "'/nonexistent.sched'" ./run-lab.sh --schedule /nonexistent.sched run taprio
 # A malformed schedule is refused on the host, before a guest boots for it

@@ -120,32 +120,45 @@ int csv_write_samples(const char *dir, const char *name, const char *column,
 struct out {
 	char *dir;
 	json_t *root;		/* the summary, rewritten on every change */
+	json_t *targets;	/* targets.json: an array */
 };
 
-static int out_write(struct out *o)
+/* <dir>/<name> holding @j, atomically */
+static int json_write(const char *dir, const char *name, json_t *j)
 {
 	struct atomic_file af;
 	char *path;
 	int err;
 
-	if (asprintf(&path, "%s/summary.json", o->dir) < 0)
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
 	err = atomic_open(&af, path);
-	free(path);
-	if (err)
+	if (err) {
+		free(path);
 		return err;
-	if (json_dumpf(o->root, af.f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) ||
+	}
+	if (json_dumpf(j, af.f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) ||
 	    fputc('\n', af.f) == EOF) {
 		atomic_abort(&af);
-		fprintf(stderr, "cannot write %s/summary.json\n", o->dir);
+		fprintf(stderr, "cannot write %s\n", path);
+		free(path);
 		return -EIO;
 	}
+	free(path);
 	return atomic_commit(&af);
+}
+
+static int out_write(struct out *o)
+{
+	int err = json_write(o->dir, "summary.json", o->root);
+
+	return err ? err : json_write(o->dir, "targets.json", o->targets);
 }
 
 static void out_free(struct out *o)
 {
 	json_decref(o->root);
+	json_decref(o->targets);
 	free(o->dir);
 	free(o);
 }
@@ -178,7 +191,8 @@ struct out *out_open(const char *dir, const char *workload)
 		goto nomem;
 	o->root = json_pack("{s:s, s:s, s:s, s:[]}", "workload", workload, "status", "failed",
 			    "reason", "incomplete: the workload did not finish", "metrics");
-	if (!o->root)
+	o->targets = json_array();
+	if (!o->root || !o->targets)
 		goto nomem;
 	if (out_write(o)) {
 		out_free(o);
@@ -277,6 +291,31 @@ int out_metric(struct out *o, const char *name, const char *const *params,
 			      "p99", n >= STATS_P99_MIN_N ? json_real(st.p99) : json_null());
 	}
 	if (!m || json_array_append_new(metrics, m))
+		return -ENOMEM;
+	return out_write(o);
+}
+
+static json_t *number_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+int out_target(struct out *o, const char *target, double measured, double limit,
+	       const char *unit, enum target_verdict met, const char *why)
+{
+	json_t *t;
+
+	if (!target || !*target || !unit || !why || !*why) {
+		fprintf(stderr, "out_target: target '%s' needs a name, a unit and a reason\n",
+			target ? target : "(null)");
+		return -EINVAL;
+	}
+	t = json_pack("{s:s, s:o, s:o, s:s, s:o, s:s}", "target", target,
+		      "measured", number_or_null(measured), "limit", number_or_null(limit),
+		      "unit", unit,
+		      "met", met == TARGET_NOT_JUDGED ? json_null() : json_boolean(met == TARGET_MET),
+		      "why", why);
+	if (!t || json_array_append_new(o->targets, t))
 		return -ENOMEM;
 	return out_write(o);
 }

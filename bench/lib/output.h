@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Results in the lab's contract (issue 2): <dir>/summary.json and CSV files,
+ * Results in the lab's contract: <dir>/summary.json, <dir>/targets.json and CSV files,
  * every file written atomically (temporary file in the same directory, fsync,
  * rename), so a reader never sees half a file.
+ *
+ * targets.json: [{"target", "measured", "limit", "unit", "met", "why"}], the
+ * workload's targets judged against what it measured (see out_target).
  *
  * summary.json:
  *   {"workload": NAME, "status": "ok"|"failed", ["reason": STR,]
@@ -60,6 +63,18 @@ struct out *out_open(const char *dir, const char *workload);
  */
 int out_metric(struct out *o, const char *name, const char *const *params,
 	       const char *unit, const double *x, size_t n);
+enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1 };
+
+/*
+ * out_target - add a target to <dir>/targets.json and rewrite it:
+ * {"target", "measured", "limit", "unit", "met": true|false|null, "why"}.
+ * @measured and @limit may be NAN (written null: nothing measured, or a
+ * target with no number); @why says how the verdict came about, or why the
+ * target was not judged (TARGET_NOT_JUDGED).
+ */
+int out_target(struct out *o, const char *target, double measured, double limit,
+	       const char *unit, enum target_verdict met, const char *why);
+
 /*
  * out_close - write the final summary.json and free @o. @failure NULL means
  * status "ok"; otherwise status "failed" with @failure as the reason.

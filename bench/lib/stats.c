@@ -7,7 +7,7 @@
 
 #include "stats.h"
 
-static int cmp_double(const void *a, const void *b)
+int stats_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -22,6 +22,24 @@ double stats_percentile_sorted(const double *sorted, size_t n, double p)
 	if (lo >= n - 1)
 		return sorted[n - 1];
 	return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+double stats_percentile(const double *x, size_t n, double p)
+{
+	double *s, v;
+
+	if (!n || !(s = malloc(n * sizeof(*s))))
+		return NAN;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), stats_cmp_double);
+	v = stats_percentile_sorted(s, n, p);
+	free(s);
+	return v;
+}
+
+double stats_median(const double *x, size_t n)
+{
+	return stats_percentile(x, n, 0.5);
 }
 
 int stats_compute(const double *x, size_t n, struct stats *st)
@@ -40,7 +58,7 @@ int stats_compute(const double *x, size_t n, struct stats *st)
 	if (!s)
 		return -ENOMEM;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 
 	st->n = n;
 	st->mean = sum / (double)n;

@@ -39,6 +39,15 @@ struct stats {
  */
 int stats_compute(const double *x, size_t n, struct stats *st);
 
+/*
+ * stats_median, stats_percentile - of @n unsorted samples (not modified);
+ * NAN when n is 0 or a copy cannot be allocated.
+ */
+double stats_median(const double *x, size_t n);
+double stats_percentile(const double *x, size_t n, double p);
+/* qsort comparison of doubles, ascending */
+int stats_cmp_double(const void *a, const void *b);
+
 /* Percentile @p in [0, 1] of @n > 0 sorted samples, type 7 (see above). */
 double stats_percentile_sorted(const double *sorted, size_t n, double p);
 

@@ -16,7 +16,7 @@ root_kind() {
 }
 
 taprio=$LAB_SRC/build/taprio
-good=$LAB_SRC/workloads/schedules/three-class-10ms.sched
+good=$LAB_SRC/workloads/taprio/schedules/three-class-10ms.sched
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; "$taprio" clear --dev eth0 >/dev/null 2>&1 || true' EXIT
 

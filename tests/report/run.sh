@@ -281,7 +281,7 @@ hasnt "$b/report.md" "## Workload compare-runA" "comparison directories are not 
 make -s -C "$root" build/taprio >/dev/null
 tp=$tmp/taprio
 mkdir -p "$tp"
-cp "$root/workloads/schedules/three-class-10ms.sched" "$tp/schedule.sched"
+cp "$root/workloads/taprio/schedules/three-class-10ms.sched" "$tp/schedule.sched"
 B=1000000000000
 printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" "$B" "$B" >"$tp/run-info.csv"
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfqs.bpf.c - BPF side of the queue/stack map lab (workloads/bpfqs.c).
+ * bpfqs.bpf.c - BPF side of the queue/stack map lab (workloads/bpfqs/).
  *
  * Two groups of SCHED_CLS programs, all run with BPF_PROG_TEST_RUN:
  *

@@ -7,7 +7,7 @@
  * `pattern` file (6.1's jiffies timer) and the lab's `hr_pattern` file (an
  * absolute hrtimer, kernel/patches). Two observers time the steps: the
  * kernel one, a bpftrace probe on uleds_brightness_set (probes/led_timer.bt,
- * started by bench/run-ledjitter.sh), and the user one, this program's
+ * started by workloads/ledjitter/driver.sh), and the user one, this program's
  * timestamps of each uleds read, which include its wake-up latency. The
  * ideal timeline comes from bench/led_model.c.
  *
@@ -87,7 +87,7 @@ static void usage(FILE *f)
 		prog, prog, prog, prog, prog);
 }
 
-#define usage_error(...) lab_usage_error(prog, __VA_ARGS__)
+#define usage_error(...) (lab_prog = prog, lab_usage_error(__VA_ARGS__))
 
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
 {

@@ -80,7 +80,7 @@
 
 static const char *prog = "routedump";
 
-#define usage_error(...) lab_usage_error(prog, __VA_ARGS__)
+#define usage_error(...) (lab_prog = prog, lab_usage_error(__VA_ARGS__))
 
 static void usage(void)
 {

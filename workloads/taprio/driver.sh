@@ -25,10 +25,10 @@
 #     its offsets recorded;
 #  6. `taprio report`: summary.json from the CSV files.
 # With LAB_TAPRIO_TUNE=FILE (./run-lab.sh tune-taprio FILE) steps 3-5 are
-# replaced by the tuning sweep of bench/taprio-tune.sh.
+# replaced by the tuning sweep of workloads/taprio/tune.sh.
 #
 # Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
-# LAB_TAPRIO_SCHEDULE: the schedule file (workloads/schedules/three-class-10ms.sched).
+# LAB_TAPRIO_SCHEDULE: the schedule file (workloads/taprio/schedules/three-class-10ms.sched).
 #
 # trace-events: taprio:taprio_advance taprio:taprio_hold taprio:taprio_dequeue net:net_dev_start_xmit
 set -eu
@@ -38,7 +38,7 @@ set -eu
 out=$LAB_WL_OUT
 bin=$LAB_SRC/build/taprio
 profile=${LAB_PROFILE:-quick}
-sched=${LAB_TAPRIO_SCHEDULE:-$LAB_SRC/workloads/schedules/three-class-10ms.sched}
+sched=${LAB_TAPRIO_SCHEDULE:-$LAB_SRC/workloads/taprio/schedules/three-class-10ms.sched}
 tai=37
 threshold_ns=10000
 stage=$(mktemp -d /tmp/taprio.XXXXXX)
@@ -122,7 +122,7 @@ if [ -n "${LAB_TAPRIO_TUNE:-}" ]; then
 	cp "$LAB_TAPRIO_TUNE" "$out/schedule.sched"
 	export LAB_TAPRIO_TUNE_COUNT=${LAB_TAPRIO_TUNE_COUNT:-$tune_count}
 	rc=0
-	phase tune "$LAB_SRC/bench/taprio-tune.sh" "$LAB_TAPRIO_TUNE" \
+	phase tune "$LAB_SRC/workloads/taprio/tune.sh" "$LAB_TAPRIO_TUNE" \
 		"${LAB_TAPRIO_TUNE_BOUND_US:-1000}" "$out" || rc=$?
 	[ "$rc" = 0 ] || failures+=("the tuning sweep exited $rc")
 	report_stage

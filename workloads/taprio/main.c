@@ -6,7 +6,7 @@
  *   phc-check [--if IF] [--fresh]
  *	conformance of the interface's PTP hardware clock, as TAP
  *
- * See bench/run-taprio.sh for how the lab drives it.
+ * See workloads/taprio/driver.sh for how the lab drives it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

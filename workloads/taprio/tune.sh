@@ -1,8 +1,8 @@
 #!/bin/bash
 # The taprio schedule tuning sweep, in the guest (./run-lab.sh tune-taprio
-# FILE, through bench/run-taprio.sh with LAB_TAPRIO_TUNE=FILE).
+# FILE, through workloads/taprio/driver.sh with LAB_TAPRIO_TUNE=FILE).
 #
-# usage: bench/taprio-tune.sh FILE BOUND_US OUT_DIR
+# usage: workloads/taprio/tune.sh FILE BOUND_US OUT_DIR
 #
 # Around the schedule FILE: for each traffic class, its windows scaled by
 # 0.25, 0.5, 0.75, 1 and 1.5 (the other entries as they are, so the cycle
