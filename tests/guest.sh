@@ -91,12 +91,12 @@ echo "step before_the_hang true" >>"$run/guest/job.sh"
 echo "step hang sleep 3600" >>"$run/guest/job.sh"
 rc=0
 t0=$(date +%s)
-LAB_DEADLINE=60 LAB_GUEST_DEADLINE=20 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+LAB_DEADLINE=120 LAB_GUEST_DEADLINE=45 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 check "a hung guest fails the run" 1 "$rc"
-check "the hung step was stopped before the host's deadline (60 s)" yes \
-	"$([ $(($(date +%s) - t0)) -lt 60 ] && echo yes || echo no)"
+check "the hung step was stopped before the host's deadline (120 s)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 120 ] && echo yes || echo no)"
 check "the failure names the hung step and the guest's deadline" yes \
-	"$(grep -q "guest hung: step 'hang' was still running at the guest's deadline of 20s" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+	"$(grep -q "guest hung: step 'hang' was still running at the guest's deadline of 45s" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 check "QEMU exited 0 after the guest stopped the hung step" 0 "$(sed -n 's/^qemu_exit=//p' "$run/vm.env")"
 check "the guest powered off with a clean console after the hung step" "" \
 	"$(bench/console-check.sh "$run/console.log" | head -1)"
