@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -174,6 +175,50 @@ static void test_csv(void)
 	tap_eq_int(csv_open(&af, sub, "x.csv", "a\nb"), -EINVAL, "multi-line header is rejected");
 }
 
+static void test_targets(void)
+{
+	char tdir[96], path[128];
+	json_t *j, *t;
+	json_error_t err;
+	struct out *o;
+
+	snprintf(tdir, sizeof(tdir), "%s/targets", dir);
+	o = out_open(tdir, "ledjitter");
+	if (!tap_ok(o != NULL, "out_open for the targets"))
+		return;
+	snprintf(path, sizeof(path), "%s/targets.json", tdir);
+	j = json_load_file(path, 0, &err);
+	tap_ok(json_is_array(j) && json_array_size(j) == 0, "targets.json right after out_open is []");
+	json_decref(j);
+	tap_eq_int(out_target(o, "drift within 1 ms per 1000 steps", 0.4, 1, "ms", TARGET_MET,
+			      "0.4 <= 1"), 0, "out_target met");
+	tap_eq_int(out_target(o, "p99 within cyclictest's", 900, 250, "us", TARGET_NOT_MET,
+			      "900 > 250"), 0, "out_target not met");
+	tap_eq_int(out_target(o, "hr_pattern interval", NAN, 250, "us", TARGET_NOT_JUDGED,
+			      "no hr_pattern on this kernel"), 0, "out_target not judged, nothing measured");
+	tap_eq_int(out_target(o, "x", 1, 1, "us", TARGET_MET, ""), -EINVAL,
+		   "out_target without a reason: -EINVAL");
+	j = json_load_file(path, 0, &err);
+	tap_eq_int((long long)json_array_size(j), 3, "targets.json holds the 3 valid targets");
+	t = json_array_get(j, 0);
+	tap_ok(json_is_true(json_object_get(t, "met")) && num(t, "measured") == 0.4 &&
+	       num(t, "limit") == 1 && !strcmp(str(t, "unit"), "ms") && !strcmp(str(t, "why"), "0.4 <= 1"),
+	       "a met target: met true, measured, limit, unit, why");
+	tap_ok(json_is_false(json_object_get(json_array_get(j, 1), "met")), "a target not met: met false");
+	t = json_array_get(j, 2);
+	tap_ok(json_is_null(json_object_get(t, "met")) && json_is_null(json_object_get(t, "measured")),
+	       "a target not judged: met null, NAN measured written null");
+	json_decref(j);
+	tap_eq_int(out_close(o, NULL), 0, "out_close with targets");
+	/* A results folder gone (a share unmounted) fails out_close; root too */
+	o = out_open(tdir, "ledjitter");
+	snprintf(path, sizeof(path), "%s/targets.gone", dir);
+	rename(tdir, path);
+	close(open(tdir, O_WRONLY | O_CREAT, 0644));
+	tap_ok(o && out_close(o, NULL) != 0, "out_close fails when its folder is gone");
+	unlink(tdir);
+}
+
 int main(void)
 {
 	char cmd[96];
@@ -184,6 +229,7 @@ int main(void)
 	snprintf(sub, sizeof(sub), "%s/taprio", dir);
 	test_summary();
 	test_csv();
+	test_targets();
 	rc = tap_finish();
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
 	if (system(cmd) != 0)
