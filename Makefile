@@ -35,7 +35,7 @@ vpath %.bpf.c $(sort $(dir $(BPF_SRC)))
 .PHONY: all deps kernel test unit-test lint clean
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/guest-init $(BUILD)/labstat $(WORKLOADS) $(UNIT_TESTS)
+all: $(BUILD)/guest-init $(BUILD)/labstat $(BUILD)/labcompare $(WORKLOADS) $(UNIT_TESTS)
 
 deps:
 	@bench/deps.sh $(DEB_PACKAGES)
@@ -81,8 +81,9 @@ $(BUILD)/$(1): $(filter $(BUILD)/obj/workloads/$(1)/%,$(WL_OBJ)) $(BUILD)/libben
 endef
 $(foreach w,$(WORKLOAD_NAMES),$(eval $(call workload_rule,$(w))))
 
-# Statistics for shell scripts (bench/compare.sh)
-$(BUILD)/labstat: bench/tools/labstat.c $(BUILD)/libbench.a
+# Statistics for shell scripts (bench/compare.sh): labstat, and labcompare
+# for groups of runs
+$(BUILD)/labstat $(BUILD)/labcompare: $(BUILD)/%: bench/tools/%.c $(BUILD)/libbench.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a

@@ -267,6 +267,8 @@ int ab_metric_compute(const double *a, size_t na, const double *b, size_t nb,
 	m->p = ab_ttest_log(a, na, b, nb);
 	m->p_mw = ab_mann_whitney(a, na, b, nb, NULL);
 	m->q = NAN;
+	if (na < 2 || nb < 2)	/* one boot: a %change, nothing more */
+		m->lo = m->hi = m->p = m->p_mw = NAN;
 	return 0;
 }
 

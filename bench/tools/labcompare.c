@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * labcompare - compare two groups of runs metric by metric, the boot being
+ * the unit of replication (bench/lib/abstat.h has the statistics).
+ *
+ * labcompare --a RUN[,RUN...] --b RUN[,RUN...] --out DIR [--asked KEY,...] [--seed N]
+ *
+ * Each RUN is a run folder (meta.json, <workload>/summary.json). A metric is
+ * a workload, a name and its params; its per-boot value is the median the
+ * run's summary gives it. Writes DIR/compare.json (one object per metric)
+ * and DIR/compare.txt (also printed): the warnings, the metrics found
+ * changed ranked by effect, then the rest, then the metrics one side lacks.
+ * --asked names the meta.json keys the comparison is meant to change (for
+ * example kernel_flavour); any other difference between or within the
+ * sides in the keys below is a warning.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abstat.h"
+#include "cli.h"
+#include "output.h"
+
+#define MAX_RUNS 64
+
+/* meta.json keys two sides must share unless asked otherwise */
+static const char *const meta_keys[] = {
+	"accel", "hz", "vcpus", "qemu_version", "clocksource", "trace", "profile",
+	"host_cpu", "lab_commit", "kernel_flavour", "kernel_key", "mem_mb", NULL,
+};
+/* units of counts: a difference is reported, never tested */
+static const char *const count_units[] = {
+	"events", "packets", "routes", "messages", "calls", "bytes", "steps", NULL,
+};
+
+struct metric {
+	char *key;		/* workload \t name \t params as sorted compact JSON */
+	json_t *desc;		/* {workload, name, params, unit} */
+	double v[2][MAX_RUNS];	/* per-boot medians of side A (0) and B (1) */
+	size_t n[2];
+	bool count;		/* a count or a single figure: no p-value */
+	struct ab_metric ab;
+};
+
+struct cmp {
+	struct metric *m;
+	size_t nm, cap;
+	char *runs[2][MAX_RUNS];
+	size_t nruns[2];
+	json_t *meta[2][MAX_RUNS];
+};
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static struct metric *find_metric(struct cmp *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->nm; i++)
+		if (!strcmp(c->m[i].key, key))
+			return &c->m[i];
+	if (c->nm == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 256;
+		c->m = lab_realloc(c->m, c->cap, sizeof(*c->m), "metrics");
+	}
+	memset(&c->m[c->nm], 0, sizeof(c->m[0]));
+	c->m[c->nm].key = strdup(key);
+	return &c->m[c->nm++];
+}
+
+/* One metric object of a summary, into side @s */
+static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
+{
+	json_t *params = json_object_get(jm, "params");
+	const char *name = json_string_value(json_object_get(jm, "name"));
+	json_t *median = json_object_get(jm, "median");
+	char *p, *key;
+	struct metric *m;
+
+	if (!name || !json_is_number(median))
+		return;
+	p = json_dumps(params ? params : json_object(), JSON_COMPACT | JSON_SORT_KEYS);
+	if (!p || asprintf(&key, "%s\t%s\t%s", wl, name, p) < 0)
+		lab_die("out of memory");
+	m = find_metric(c, key);
+	if (!m->desc) {
+		m->desc = json_pack("{s:s, s:s, s:O, s:O}", "workload", wl, "name", name,
+				    "params", params ? params : json_object(),
+				    "unit", json_object_get(jm, "unit"));
+		m->count = in_list(count_units, json_string_value(json_object_get(jm, "unit")) ?: "");
+	}
+	if (json_integer_value(json_object_get(jm, "n")) <= 1)
+		m->count = true;
+	if (m->n[s] < MAX_RUNS)
+		m->v[s][m->n[s]++] = json_number_value(median);
+	free(key);
+	free(p);
+}
+
+static void load_run(struct cmp *c, int s, const char *dir)
+{
+	json_t *meta, *wls, *w;
+	json_error_t err;
+	size_t i;
+	char *path;
+
+	if (asprintf(&path, "%s/meta.json", dir) < 0)
+		lab_die("out of memory");
+	meta = json_load_file(path, 0, &err);
+	if (!meta)
+		lab_usage_error("run '%s' has no readable meta.json: %s", dir, err.text);
+	free(path);
+	c->meta[s][c->nruns[s]] = meta;
+	c->runs[s][c->nruns[s]++] = strdup(dir);
+	wls = json_object_get(meta, "workloads");
+	json_array_foreach(wls, i, w) {
+		json_t *sum, *jm;
+		size_t k;
+
+		if (asprintf(&path, "%s/%s/summary.json", dir, json_string_value(w)) < 0)
+			lab_die("out of memory");
+		sum = json_load_file(path, 0, &err);
+		if (!sum) {
+			fprintf(stderr, "labcompare: %s: %s (its metrics are missing)\n", path, err.text);
+			free(path);
+			continue;
+		}
+		json_array_foreach(json_object_get(sum, "metrics"), k, jm)
+			add_metric(c, s, json_string_value(w), jm);
+		json_decref(sum);
+		free(path);
+	}
+}
+
+static void load_side(struct cmp *c, int s, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (c->nruns[s] == MAX_RUNS)
+			lab_usage_error("more than %d runs on side %c", MAX_RUNS, 'A' + s);
+		load_run(c, s, tok);
+	}
+	if (!c->nruns[s])
+		lab_usage_error("side %c names no run ('%s')", 'A' + s, list);
+	free(copy);
+}
+
+/* The warnings: meta keys that differ, across or within the sides */
+static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t *jw)
+{
+	size_t k, s, r, nw = 0;
+
+	for (k = 0; meta_keys[k]; k++) {
+		json_t *first = json_object_get(c->meta[0][0], meta_keys[k]);
+		char *fa = NULL, *fb = NULL;
+		bool differ = false;
+
+		if (asked && strstr(asked, meta_keys[k]))
+			continue;
+		for (s = 0; s < 2; s++)
+			for (r = 0; r < c->nruns[s]; r++)
+				if (!json_equal(first, json_object_get(c->meta[s][r], meta_keys[k])))
+					differ = true;
+		if (!differ)
+			continue;
+		fa = json_dumps(first, JSON_ENCODE_ANY);
+		for (s = 0; s < 2 && !fb; s++)
+			for (r = 0; r < c->nruns[s] && !fb; r++)
+				if (!json_equal(first, json_object_get(c->meta[s][r], meta_keys[k])))
+					fb = json_dumps(json_object_get(c->meta[s][r], meta_keys[k]),
+							JSON_ENCODE_ANY);
+		fprintf(out, "warning: the runs differ in %s (%s and %s), which was not asked\n",
+			meta_keys[k], fa ? fa : "null", fb ? fb : "null");
+		json_array_append_new(jw, json_sprintf("%s differs: %s and %s", meta_keys[k],
+						       fa ? fa : "null", fb ? fb : "null"));
+		free(fa);
+		free(fb);
+		nw++;
+	}
+	return nw;
+}
+
+static void judge_all(struct cmp *c, unsigned long long seed)
+{
+	struct ab_metric *fam = lab_calloc(c->nm, sizeof(*fam), "metrics");
+	size_t i, nf = 0, *idx = lab_calloc(c->nm, sizeof(*idx), "metrics");
+
+	for (i = 0; i < c->nm; i++) {
+		struct metric *m = &c->m[i];
+
+		if (!m->n[0] || !m->n[1])
+			continue;
+		ab_metric_compute(m->v[0], m->n[0], m->v[1], m->n[1], seed + i, &m->ab);
+		if (m->count) {
+			m->ab.p = m->ab.p_mw = NAN;
+			continue;
+		}
+		idx[nf] = i;
+		fam[nf++] = m->ab;
+	}
+	ab_judge(fam, nf);
+	for (i = 0; i < nf; i++)
+		c->m[idx[i]].ab = fam[i];
+	for (i = 0; i < c->nm; i++)
+		if (c->m[i].count && c->m[i].n[0] && c->m[i].n[1])
+			c->m[i].ab.why = "a count or a single figure: no p-value";
+	free(fam);
+	free(idx);
+}
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *metric_json(const struct metric *m)
+{
+	json_t *o = json_deep_copy(m->desc);
+	const struct ab_metric *a = &m->ab;
+
+	json_object_set_new(o, "boots_a", json_integer((json_int_t)m->n[0]));
+	json_object_set_new(o, "boots_b", json_integer((json_int_t)m->n[1]));
+	if (!m->n[0] || !m->n[1]) {
+		json_object_set_new(o, "changed", json_null());
+		json_object_set_new(o, "why", json_string(m->n[0] ? "missing in B" : "missing in A"));
+		return o;
+	}
+	json_object_set_new(o, "median_a", num(a->med_a));
+	json_object_set_new(o, "median_b", num(a->med_b));
+	json_object_set_new(o, "change_pct", num(a->change));
+	json_object_set_new(o, "change_lo", num(a->lo));
+	json_object_set_new(o, "change_hi", num(a->hi));
+	json_object_set_new(o, "cv_a", num(a->cv_a));
+	json_object_set_new(o, "cv_b", num(a->cv_b));
+	json_object_set_new(o, "p", num(a->p));
+	json_object_set_new(o, "p_mann_whitney", num(a->p_mw));
+	json_object_set_new(o, "q", num(a->q));
+	json_object_set_new(o, "changed", json_boolean(a->changed));
+	json_object_set_new(o, "why", json_string(a->why ? a->why : ""));
+	return o;
+}
+
+static const struct metric *sort_base;
+
+/* changed first, by |change| descending; then by key */
+static int cmp_rank(const void *x, const void *y)
+{
+	const struct metric *a = &sort_base[*(const size_t *)x], *b = &sort_base[*(const size_t *)y];
+	double ea = fabs(a->ab.change), eb = fabs(b->ab.change);
+
+	if (a->ab.changed != b->ab.changed)
+		return a->ab.changed ? -1 : 1;
+	if (a->ab.changed && ea != eb)
+		return ea > eb ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+static void text_line(FILE *f, const struct metric *m)
+{
+	const struct ab_metric *a = &m->ab;
+	char *p = json_dumps(json_object_get(m->desc, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+
+	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% [%+.1f, %+.1f] q=%-8.3g cv %.1f%%/%.1f%%  %s\n",
+		json_string_value(json_object_get(m->desc, "workload")),
+		json_string_value(json_object_get(m->desc, "name")), p ? p : "{}",
+		a->med_a, a->med_b, a->change, a->lo, a->hi, a->q,
+		100 * a->cv_a, 100 * a->cv_b, a->why ? a->why : "");
+	free(p);
+}
+
+static int write_outputs(struct cmp *c, const char *dir, const char *asked)
+{
+	struct atomic_file txt;
+	json_t *arr = json_array(), *root, *jw = json_array();
+	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, judged = 0;
+	char *path;
+	int err;
+
+	for (i = 0; i < c->nm; i++)
+		order[i] = i;
+	sort_base = c->m;
+	qsort(order, c->nm, sizeof(*order), cmp_rank);
+	if (asprintf(&path, "%s/compare.txt", dir) < 0 || atomic_open(&txt, path))
+		lab_die("cannot write %s", path);
+	warnings(c, asked, txt.f, jw);
+	for (i = 0; i < c->nm; i++) {
+		const struct metric *m = &c->m[order[i]];
+
+		json_array_append_new(arr, metric_json(m));
+		changed += m->ab.changed;
+		judged += m->n[0] && m->n[1] && !m->count;
+	}
+	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics, %zu tested; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% bootstrap interval that excludes 0)\n",
+		c->nruns[0], c->nruns[1], c->nm, judged, changed);
+	if (c->nruns[0] < 2 || c->nruns[1] < 2)
+		fprintf(txt.f, "one boot a side gives no significance: %%change only\n");
+	else if (!changed)
+		fprintf(txt.f, "no change found\n");
+	fprintf(txt.f, "%-9s %-28s %-40s %12s %12s %9s %s\n", "workload", "metric", "params",
+		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, verdict");
+	for (i = 0; i < c->nm; i++) {
+		const struct metric *m = &c->m[order[i]];
+
+		if (m->n[0] && m->n[1])
+			text_line(txt.f, m);
+	}
+	for (i = 0; i < c->nm; i++) {
+		const struct metric *m = &c->m[order[i]];
+
+		if (!m->n[0] || !m->n[1])
+			fprintf(txt.f, "only in %c: %s\n", m->n[0] ? 'A' : 'B', m->key);
+	}
+	err = atomic_commit(&txt);
+	free(path);
+	root = json_pack("{s:o, s:o, s:I, s:I}", "warnings", jw, "metrics", arr,
+			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1]);
+	if (asprintf(&path, "%s/compare.json", dir) < 0)
+		lab_die("out of memory");
+	if (!err && json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(10))) {
+		fprintf(stderr, "labcompare: cannot write %s\n", path);
+		err = -EIO;
+	}
+	free(path);
+	json_decref(root);
+	free(order);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	const char *a = NULL, *b = NULL, *out = NULL, *asked = NULL;
+	unsigned long long seed = 1;
+	const struct lab_opt opts[] = {
+		LAB_OPT_STR("a", &a, "RUN[,RUN...]", "the runs of side A, one per boot", true),
+		LAB_OPT_STR("b", &b, "RUN[,RUN...]", "the runs of side B", true),
+		LAB_OPT_STR("out", &out, "DIR", "where compare.json and compare.txt go", true),
+		LAB_OPT_STR("asked", &asked, "KEY,...", "meta.json keys meant to differ", false),
+		LAB_OPT_U64("seed", &seed, 0, 1e15, "the bootstrap's seed (default 1)"),
+		LAB_OPT_END
+	};
+	struct cmp c = { 0 };
+	int first;
+
+	lab_prog = "labcompare";
+	first = lab_parse(argc, argv, opts);
+	lab_positionals(argc, argv, first, 0, "");
+	load_side(&c, 0, a);
+	load_side(&c, 1, b);
+	judge_all(&c, seed);
+	return write_outputs(&c, out, asked) ? 1 : 0;
+}
