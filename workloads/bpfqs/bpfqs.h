@@ -184,6 +184,7 @@ void measure_clock_cost(void);
 /* ---- conform.c, conform_input.c ---------------------------------------- */
 
 void conf_bad_input(void);
+void conf_bad_output(void);
 
 /* ---- series.c: the figures of a run, read back by report ----------------- */
 

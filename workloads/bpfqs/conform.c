@@ -420,5 +420,6 @@ int cmd_conform(int argc, char **argv)
 		conf_relay(k);
 	}
 	conf_bad_input();
+	conf_bad_output();
 	return tap_finish();
 }

@@ -5,6 +5,7 @@
  * is created (no results folder, no map).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 
 /*
  * Run this program with @args (NULL-terminated, after argv[0]); its exit
- * status and the first line of its stderr into @line.
+ * status, and its stderr (as much as fits) into @line.
  */
 static int run_self(const char *const *args, char *line, size_t len)
 {
@@ -50,7 +51,6 @@ static int run_self(const char *const *args, char *line, size_t len)
 	while (got + 1 < len && (r = read(pfd[0], line + got, len - 1 - got)) > 0)
 		got += (size_t)r;
 	line[got] = 0;
-	line[strcspn(line, "\n")] = 0;
 	while (read(pfd[0], drain, sizeof(drain)) > 0)
 		;
 	close(pfd[0]);
@@ -58,7 +58,6 @@ static int run_self(const char *const *args, char *line, size_t len)
 		return -1;
 	return WEXITSTATUS(status);
 }
-
 
 #define BAD "/tmp/bpfqs-bad"
 #define RUN "run", "--profile", "quick", "--out", BAD
@@ -92,6 +91,7 @@ void conf_bad_input(void)
 	snprintf(quoted, sizeof(quoted), "'%s'", threads);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		rc = run_self(cases[i].args, line, sizeof(line));
+		line[strcspn(line, "\n")] = 0;	/* the error is the first line */
 		if (rc == 2 && strstr(line, cases[i].named))
 			tap_ok(true, "bad input: %s is refused with exit code 2, naming %s", cases[i].what,
 			       cases[i].named);
@@ -100,4 +100,65 @@ void conf_bad_input(void)
 				 cases[i].what, cases[i].named, rc, line);
 	}
 	tap_ok(stat(BAD, &st) != 0, "bad input: nothing was created (no " BAD " results folder)");
+}
+
+#define WFAIL "/tmp/bpfqs-wfail"
+
+/* Remove the folder @dir and what is in it (files, and empty folders) */
+static void remove_dir(const char *dir)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path))
+			rmdir(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/*
+ * A file that cannot be written fails the verb, exit code 1, naming the
+ * file: setup.csv is a folder in run's --out (run stops before any map is
+ * made), probe-load's and report's --out have no parent.
+ */
+void conf_bad_output(void)
+{
+	char out[4096];
+	struct {
+		const char *what, *named;
+		const char *args[16];
+	} cases[] = {
+		{ "run, setup.csv cannot be written", WFAIL "/setup.csv",
+		  { "run", "--profile", "quick", "--out", WFAIL, "--parts", "user", "--maps", "queue",
+		    "--value-sizes", "4", NULL } },
+		{ "probe-load, --out has no parent", "probe-expected.csv",
+		  { "probe-load", "--ops", "1", "--out", WFAIL "/no/such", NULL } },
+		{ "report, --out has no parent", "summary.json", { "report", "--out", WFAIL "/no/such", NULL } },
+	};
+	size_t i;
+	int rc;
+
+	remove_dir(WFAIL "/setup.csv");
+	remove_dir(WFAIL);
+	if (mkdir(WFAIL, 0755) || mkdir(WFAIL "/setup.csv", 0755)) {
+		tap_fail("bad output", "cannot make %s/setup.csv a folder: %m", WFAIL);
+		return;
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rc = run_self(cases[i].args, out, sizeof(out));
+		if (rc == 1 && strstr(out, cases[i].named))
+			tap_ok(true, "bad output: %s: exit code 1, naming %s", cases[i].what, cases[i].named);
+		else
+			tap_fail("bad output", "%s: expected exit code 1 and a message naming %s, got exit code %d and '%s'",
+				 cases[i].what, cases[i].named, rc, out);
+	}
+	remove_dir(WFAIL "/setup.csv");
+	remove_dir(WFAIL);
 }
