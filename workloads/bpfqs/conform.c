@@ -302,41 +302,18 @@ out:
 
 #define RELAY_N 32
 
-/* The in-program case: the relay program moves map_in's values into daddr. */
-static void conf_relay(enum kind k)
+/*
+ * RELAY_N + 1 runs of the relay program: the first RELAY_N move map_in's
+ * values into daddr (checked: verdict, daddr in the map's order, checksum),
+ * the last finds map_in empty. Returns -1 when a run could not be made.
+ */
+static int relay_runs(enum kind k, int prog)
 {
 	const char *m = kind_name[k];
-	struct bpfqs_bpf *skel;
-	struct bpf_program *p;
+	bool ok_ret = true, ok_daddr = true, ok_csum = true;
 	struct pkt in, out;
-	__u32 v, expect;
-	int fd_in, fd_out, prog, rc, i;
-	bool ok_ret = true, ok_daddr = true, ok_csum = true, ok_out = true;
+	int i, rc;
 
-	skel = bpfqs_bpf__open();
-	if (!skel) {
-		tap_fail("relay", "%s: opening the BPF skeleton failed: %s", m, err_str(errno));
-		return;
-	}
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, p == skel->progs.relay);
-	bpf_map__set_type(skel->maps.map_in, kind_type[k]);
-	bpf_map__set_type(skel->maps.map_out, kind_type[k]);
-	rc = bpfqs_bpf__load(skel);
-	if (!tap_ok(!rc, "%s: the relay program (SCHED_CLS) loads with map_in and map_out of type %s%s%s",
-		    m, m, rc ? ": " : "", rc ? err_str(-rc) : ""))
-		goto out;
-	fd_in = bpf_map__fd(skel->maps.map_in);
-	fd_out = bpf_map__fd(skel->maps.map_out);
-	prog = bpf_program__fd(skel->progs.relay);
-
-	for (i = 0; i < RELAY_N; i++) {
-		v = htonl(0xc6120200u + (unsigned int)i);	/* 198.18.2.i */
-		if ((rc = bpf_map_update_elem(fd_in, NULL, &v, BPF_ANY))) {
-			tap_fail("relay", "%s: pushing value %d into map_in: %s", m, i, err_str(-rc));
-			goto out;
-		}
-	}
 	for (i = 0; i <= RELAY_N; i++) {
 		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = &in, .data_size_in = sizeof(in),
 			    .data_out = &out, .data_size_out = sizeof(out), .repeat = 1);
@@ -347,7 +324,7 @@ static void conf_relay(enum kind k)
 		rc = bpf_prog_test_run_opts(prog, &o);
 		if (rc) {
 			tap_fail("relay", "%s: BPF_PROG_TEST_RUN %d failed: %s", m, i + 1, err_str(-rc));
-			goto out;
+			return -1;
 		}
 		if (i == RELAY_N)
 			break;
@@ -355,8 +332,7 @@ static void conf_relay(enum kind k)
 			ok_ret = false;
 			tap_diag("%s: run %d: expected TC_ACT_OK (0), got %u", m, i + 1, o.retval);
 		}
-		expect = htonl(0xc6120200u + (unsigned int)j);
-		if (ok_daddr && out.ip.daddr != expect) {
+		if (ok_daddr && out.ip.daddr != htonl(0xc6120200u + (unsigned int)j)) {
 			ok_daddr = false;
 			tap_diag("%s: run %d: expected daddr 198.18.2.%d, got %08x", m, i + 1, j, ntohl(out.ip.daddr));
 		}
@@ -373,21 +349,22 @@ static void conf_relay(enum kind k)
 	tap_ok(ok_daddr, "%s: the %d runs move map_in's values into daddr in %s order", m, RELAY_N,
 	       k == QUEUE ? "FIFO" : "LIFO");
 	tap_ok(ok_csum, "%s: the rewritten IPv4 headers keep a valid checksum", m);
-	{
-		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = &in, .data_size_in = sizeof(in), .repeat = 1);
+	return 0;
+}
 
-		make_pkt(&in, htonl(0x0a0000ffu), htonl(0xc0000201u));
-		rc = bpf_prog_test_run_opts(prog, &o);
-		tap_eq_int(rc ? -1 : (long long)o.retval, TC_ACT_SHOT,
-			   k == QUEUE ? "queue: run 33 on the empty map_in returns TC_ACT_SHOT (2)"
-				      : "stack: run 33 on the empty map_in returns TC_ACT_SHOT (2)");
-	}
+/* map_out holds the runs' saddrs, in the map's order, and nothing more */
+static void relay_out(enum kind k, int fd_out)
+{
+	const char *m = kind_name[k];
+	bool ok_out = true;
+	int i, rc;
+	__u32 v;
+
 	for (i = 0; i < RELAY_N; i++) {
 		int j = k == QUEUE ? i : RELAY_N - 1 - i;
 
 		rc = bpf_map_lookup_and_delete_elem(fd_out, NULL, &v);
-		expect = htonl(0x0a000001u + (unsigned int)j);
-		if (rc || v != expect) {
+		if (rc || v != htonl(0x0a000001u + (unsigned int)j)) {
 			ok_out = false;
 			tap_diag("%s: map_out pop %d: expected saddr 10.0.0.%d, got %s %08x", m, i + 1, j + 1,
 				 rc ? err_str(-rc) : "", rc ? 0 : ntohl(v));
@@ -400,6 +377,51 @@ static void conf_relay(enum kind k)
 	}
 	tap_ok(ok_out, "%s: map_out holds the %d saddrs in run order (popped %s)", m, RELAY_N,
 	       k == QUEUE ? "first to last" : "last to first");
+}
+
+/* The in-program case: the relay program moves map_in's values into daddr. */
+static void conf_relay(enum kind k)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .repeat = 1);
+	const char *m = kind_name[k];
+	struct bpfqs_bpf *skel;
+	struct bpf_program *p;
+	struct pkt in;
+	int fd_in, prog, rc, i;
+	__u32 v;
+
+	skel = bpfqs_bpf__open();
+	if (!skel) {
+		tap_fail("relay", "%s: opening the BPF skeleton failed: %s", m, err_str(errno));
+		return;
+	}
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.relay);
+	bpf_map__set_type(skel->maps.map_in, kind_type[k]);
+	bpf_map__set_type(skel->maps.map_out, kind_type[k]);
+	rc = bpfqs_bpf__load(skel);
+	if (!tap_ok(!rc, "%s: the relay program (SCHED_CLS) loads with map_in and map_out of type %s%s%s",
+		    m, m, rc ? ": " : "", rc ? err_str(-rc) : ""))
+		goto out;
+	fd_in = bpf_map__fd(skel->maps.map_in);
+	prog = bpf_program__fd(skel->progs.relay);
+	for (i = 0; i < RELAY_N; i++) {
+		v = htonl(0xc6120200u + (unsigned int)i);	/* 198.18.2.i */
+		if ((rc = bpf_map_update_elem(fd_in, NULL, &v, BPF_ANY))) {
+			tap_fail("relay", "%s: pushing value %d into map_in: %s", m, i, err_str(-rc));
+			goto out;
+		}
+	}
+	if (relay_runs(k, prog))
+		goto out;
+	make_pkt(&in, htonl(0x0a0000ffu), htonl(0xc0000201u));
+	o.data_in = &in;
+	o.data_size_in = sizeof(in);
+	rc = bpf_prog_test_run_opts(prog, &o);
+	tap_eq_int(rc ? -1 : (long long)o.retval, TC_ACT_SHOT,
+		   k == QUEUE ? "queue: run 33 on the empty map_in returns TC_ACT_SHOT (2)"
+			      : "stack: run 33 on the empty map_in returns TC_ACT_SHOT (2)");
+	relay_out(k, bpf_map__fd(skel->maps.map_out));
 out:
 	bpfqs_bpf__destroy(skel);
 }
