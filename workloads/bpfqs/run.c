@@ -186,11 +186,14 @@ static void run_parts(const struct cfg *c)
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		const struct part *p = parts[i];
 
-		if (p->wanted(c) && !run_failed() && !p->setup(c))
+		bool wanted = p->wanted(c);
+
+		if (wanted && !run_failed() && !p->setup(c))
 			p->measure(c);
 		p->write(c);
 		p->cleanup();
-		fprintf(stderr, "bpfqs: %s figures done after %.1f s\n", p->name, (mono_ns() - t0) / 1e9);
+		if (wanted)
+			fprintf(stderr, "bpfqs: %s figures done after %.1f s\n", p->name, (mono_ns() - t0) / 1e9);
 	}
 }
 
