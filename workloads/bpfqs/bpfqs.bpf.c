@@ -4,10 +4,10 @@
  *
  * Two groups of SCHED_CLS programs, all run with BPF_PROG_TEST_RUN:
  *
- * - relay: the conformance case of issue 3. It pops a value from map_in
- *   into the packet's IPv4 daddr (fixing the header checksum) and pushes
- *   the packet's saddr to map_out; an empty map_in drops the packet
- *   (TC_ACT_SHOT).
+ * - relay: the conformance case of the in-program path. It pops a value
+ *   from map_in into the packet's IPv4 daddr (fixing the header checksum)
+ *   and pushes the packet's saddr to map_out; an empty map_in drops the
+ *   packet (TC_ACT_SHOT).
  *
  * - bench_*: K = loop_k operations per program run through bpf_loop, each
  *   on the map `qs` (queue or stack, chosen by user space before load) or

@@ -1,19 +1,21 @@
 #!/bin/bash
-# The BPF queue and stack map lab in the guest (issue 3):
-#  1. `bpfqs conformance` (the maps' semantics, the in-program relay, bad
+# The BPF queue and stack map lab in the guest:
+#  1. `bpfqs conform` (the maps' semantics, the in-program relay, bad
 #     input) into conformance.tap;
-#  2. `bpfqs bench` under perf stat: ns per operation from user space and
-#     from programs, contention; summary.json and the CSV files;
+#  2. `bpfqs run` under perf stat: ns per operation from user space and
+#     from programs, contention; the raw CSV files (its messages: run.log);
 #  3. probes/bpf_map.bt around a separate, known load (`bpfqs probe-load`),
 #     never around the measurements (a kretprobe costs more than the
 #     operations it watches); probe-check.csv compares what it counted
-#     with what the load did, probe-attach.csv says which functions exist.
-# The benchmark writes into a tmpfs folder first and is copied here at the
-# end: summary.json is rewritten (and fsynced) once per metric, which over
-# the 9p share took half a minute under TCG.
+#     with what the load did, probe-attach.csv says which functions exist;
+#  4. `bpfqs report --failed REASON...` with the reasons collected here:
+#     summary.json, targets.json, notes.md and the figures' CSV files.
+# run and report write into a tmpfs folder, copied here afterwards:
+# report rewrites (and fsyncs) summary.json once per metric and target,
+# which over the 9p share took half a minute under TCG.
 #
 # Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
-# LAB_BPFQS_ARGS adds options to `bpfqs bench` (see `bpfqs --help`).
+# LAB_BPFQS_ARGS adds options to `bpfqs run` (see `bpfqs run --help`).
 #
 # trace-events: syscalls:sys_enter_bpf syscalls:sys_exit_bpf
 set -eu
@@ -28,34 +30,30 @@ stage=$(mktemp -d /tmp/bpfqs.XXXXXX)
 trap 'rm -rf -- "$stage"' EXIT
 trap 'exit 130' INT TERM
 
-# mark_failed REASON: summary.json with status "failed" and the reason
-# (kept metrics if there is a summary already)
-mark_failed() {
-	local s=$out/summary.json
-	if [ -f "$s" ] && jq -e . "$s" >/dev/null 2>&1; then
-		jq --arg r "$1" '.status = "failed" | .reason = ((.reason // empty) + (if .reason then "; " else "" end) + $r)' \
-			"$s" >"$s.tmp"
-	else
-		jq -n --arg r "$1" '{workload: "bpfqs", status: "failed", reason: $r, metrics: []}' >"$s.tmp"
-	fi
-	mv "$s.tmp" "$s"
+if [ ! -x "$bin" ]; then
+	echo "error: no $bin: run make all on the host" >&2
+	exit 1
+fi
+failures=()
+
+# report DIR: summary.json and targets.json in DIR, with the failures so far
+report() {
+	local args=() f
+	for f in "${failures[@]}"; do
+		args+=(--failed "$f")
+	done
+	"$bin" report --out "$1" "${args[@]}"
 }
 
 case "$profile" in
 quick | full) ;;
 *)
-	mark_failed "unknown profile '$profile' (expected quick or full)"
 	echo "error: unknown profile '$profile' (expected quick or full)" >&2
+	failures+=("unknown profile '$profile' (expected quick or full)")
+	report "$out" || true
 	exit 2
 	;;
 esac
-if [ ! -x "$bin" ]; then
-	mark_failed "no $bin: run make all on the host"
-	echo "error: no $bin: run make all on the host" >&2
-	exit 1
-fi
-
-failures=()
 
 # The guest, for the record
 {
@@ -69,31 +67,32 @@ failures=()
 mv "$out/guest-env.csv.tmp" "$out/guest-env.csv"
 
 # 1. Conformance
-if ! phase conformance "$bin" conformance >"$out/conformance.tap.tmp"; then
+if ! phase conform "$bin" conform >"$out/conformance.tap.tmp"; then
 	failures+=("conformance: $(grep -c '^not ok' "$out/conformance.tap.tmp") case(s) failed, see conformance.tap")
 fi
 mv "$out/conformance.tap.tmp" "$out/conformance.tap"
 grep -E '^# [0-9]+ passed' "$out/conformance.tap" >&2 || true
 
-# 2. The benchmark (quiet guest: no probe attached)
-bench_ok=1
-# shellcheck disable=SC2086 # LAB_BPFQS_ARGS is a word list
-if ! phase bench "$bin" bench --profile "$profile" --out "$stage" ${LAB_BPFQS_ARGS:-}; then
-	bench_ok=0
-fi
-# into the share: copied beside, then each file renamed into place (two
-# commands: every exec costs a fraction of a second under TCG)
-if compgen -G "$stage/*" >/dev/null; then
+# to_share: the files of the tmpfs folder into the share, copied beside,
+# then each renamed into place (two commands: every exec costs a fraction
+# of a second under TCG)
+to_share() {
+	compgen -G "$stage/*" >/dev/null || return 0
 	mkdir -p "$out/.stage"
 	cp -- "$stage"/* "$out/.stage/"
 	mv -f -t "$out" -- "$out/.stage"/*
 	rmdir "$out/.stage"
+}
+
+# 2. The measurement (quiet guest: no probe attached); its messages in
+# run.log, the last line the reason when it fails
+# shellcheck disable=SC2086 # LAB_BPFQS_ARGS is a word list
+if ! phase run "$bin" run --profile "$profile" --out "$stage" ${LAB_BPFQS_ARGS:-} 2>"$out/run.log"; then
+	why=$(sed -n 's/^bpfqs: run failed: //p' "$out/run.log" | tail -1)
+	failures+=("bpfqs run failed: ${why:-see run.log}")
 fi
-if [ "$bench_ok" = 0 ]; then
-	[ -f "$out/summary.json" ] || mark_failed "bpfqs bench failed before writing a summary"
-	echo "bench: failed: $(jq -r '.reason // "no reason"' "$out/summary.json")" >&2
-	rc=1
-fi
+cat "$out/run.log" >&2
+to_share
 
 # 3. The probe around a known load
 {
@@ -131,9 +130,20 @@ else
 	failures+=("probe: bpftrace could not attach probes/bpf_map.bt: $(tail -3 "$out/probe-bpf_map.err" 2>/dev/null | tr '\n' ' ')")
 fi
 
+# 4. The summary and the targets, with every failure collected above
+if ! report "$stage"; then
+	echo "bpfqs report failed" >&2
+	failures+=("bpfqs report failed")
+fi
+# only what report wrote: the measurement's files are in the share already
+for f in summary.json targets.json notes.md ns-per-op.csv contention.csv ratio.csv; do
+	[ ! -f "$stage/$f" ] || cp -- "$stage/$f" "$out/.$f.tmp"
+done
+for f in summary.json targets.json notes.md ns-per-op.csv contention.csv ratio.csv; do
+	[ ! -f "$out/.$f.tmp" ] || mv -f -- "$out/.$f.tmp" "$out/$f"
+done
+
 if [ "${#failures[@]}" -gt 0 ]; then
 	printf 'failed: %s\n' "${failures[@]}" >&2
-	mark_failed "$(printf '%s; ' "${failures[@]}" | sed 's/; $//')"
 	exit 1
 fi
-[ "${rc:-0}" = 0 ]
