@@ -55,8 +55,15 @@ run_bad "a pattern the kernel refuses (a word)" 1 \
 	"the kernel refused the pattern '0 10 abc 10'" run --mode pattern --pattern '0 10 abc 10'
 run_bad "a pattern the kernel refuses shows the kernel's error" 1 "Invalid argument" \
 	run --mode pattern --pattern '0 10 255'
-run_bad "report without --out" 2 "--out" report --out
-run_bad "--failed without a reason" 2 "--failed" report --failed
+rc=0
+err=$("$bin" report 2>&1 >/dev/null) || rc=$?
+check "report without --out: exit 2" 2 "$rc"
+check "report without --out: the message names --out" yes "$(yes_no grep -qF -- --out <<<"$err")"
+rc=0
+err=$("$bin" report --out "$out" --failed 2>&1 >/dev/null) || rc=$?
+check "--failed without a reason: exit 2" 2 "$rc"
+check "--failed without a reason: the message names --failed" yes \
+	"$(yes_no grep -qF -- "'--failed' needs a value" <<<"$err")"
 
 # 3. Write failures: a short run of both modes, then reports that cannot write
 run=$out/run
