@@ -41,8 +41,8 @@ static bool expect_write(const char *led, const char *attr, const char *val, int
 
 	if (err == want)
 		return tap_ok(true, "%s", what);
-	return tap_fail(what, "writing '%s' to %s: expected %s, got %s", val, attr, lab_errname(want),
-			lab_errname(err));
+	return tap_fail(what, "writing '%s' to %s: expected %s, got %s", val, attr,
+			want ? lab_errname(want) : "success", err ? lab_errname(err) : "success");
 }
 
 static void conform_repeat(const char *mode)
