@@ -200,22 +200,24 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 	unsigned long long steps = 0, prio = 80;
 	long long repeat = 1;
 	bool repeat_given = false, steps_given = false;
-	struct lab_opt opts[] = {
+	const struct lab_opt opts[] = {
 		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts", false),
 		LAB_OPT_STR("mode", &mode, "pattern|hr_pattern|both", "the trigger files (both)", false),
 		LAB_OPT_STR("step-ms", &steps_list, "LIST", "step durations, 1..60000 ms", false),
-		LAB_OPT_U64("steps", &steps, 2, 1000000, "steps per cell, even (the profile's)"),
+		{ .name = "steps", .type = LAB_OPT_UINT, .value = &steps, .arg = "N",
+		  .help = "steps per cell, even (the profile's)", .min = 2, .max = 1000000,
+		  .given = &steps_given },
 		LAB_OPT_STR("load", &o->load, "NAME", "the load's label, 1-16 of a-z 0-9 _ (idle)",
 			    false),
 		LAB_OPT_U64("prio", &prio, 0, 99, "SCHED_FIFO priority of the reader, 0: none (80)"),
 		LAB_OPT_STR("out", &o->out, "DIR", "results folder", true),
 		LAB_OPT_STR("pattern", &o->pattern, "TUPLES", "one pattern of your own", false),
-		LAB_OPT_S64("repeat", &repeat, -1, 1000000, "with --pattern: -1 (forever) or 1.. (1)"),
+		{ .name = "repeat", .type = LAB_OPT_INT, .value = &repeat, .arg = "N",
+		  .help = "with --pattern: -1 (forever) or 1..1000000 (1)", .min = -1, .max = 1000000,
+		  .given = &repeat_given },
 		LAB_OPT_END
 	};
 
-	opts[3].given = &steps_given;
-	opts[8].given = &repeat_given;
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
 	if (!profile || !*profile)
 		profile = "quick";
