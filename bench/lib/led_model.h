@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The expected timeline of an LED pattern (the pattern trigger, issue 7):
+ * The expected timeline of an LED pattern (the pattern trigger):
  * from the tuples and the repeat count, the ideal time and brightness of
  * every step the trigger takes, as the ABI describes it
  * (Documentation/ABI/testing/sysfs-class-led-trigger-pattern and

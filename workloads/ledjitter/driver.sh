@@ -1,5 +1,5 @@
 #!/bin/bash
-# The LED pattern trigger lab in the guest (issue 7):
+# The LED pattern trigger lab in the guest:
 #  1. `ledjitter conform`: the pattern ABI, for pattern and hr_pattern, into
 #     conformance.tap;
 #  2. probes/led_timer.bt attached (the kernel observer) for the rest;
@@ -7,7 +7,10 @@
 #     (every step duration of the profile, pattern and hr_pattern);
 #  4. busy guest (a CPU hog per vCPU plus iperf3 over the lab wire, eth0 to
 #     the rx namespace): the same again with --load busy;
-#  5. `ledjitter analyze`: summary.json, the CSV files, verdict.txt.
+#  5. `ledjitter report`: summary.json, targets.json and the CSV files. The
+#     failures of the steps before (a probe that did not attach, cyclictest
+#     or a run that failed) go to it as --failed REASON: the summary's status
+#     is then "failed" with them as the reason. The shell writes no JSON.
 # Every phase runs under perf stat (perf-stat.txt). The results are written
 # into a tmpfs folder and copied into the share at the end: summary.json is
 # rewritten once per metric, and writes over 9p are slow under TCG.
@@ -132,9 +135,13 @@ if [ "$probed" = 1 ]; then
 	[ "$lost" = 0 ] || echo "warning: the kernel observer lost $lost events (bpftrace's ring buffer)" >&2
 fi
 
-# 5. Analysis: both observers against the model
-say "analysis"
-"$bin" analyze --out "$stage" || failures+=("ledjitter analyze failed")
+# 5. The report: both observers against the model, with the failures so far
+say "report"
+report_args=()
+for reason in "${failures[@]}"; do
+	report_args+=(--failed "$reason")
+done
+"$bin" report --out "$stage" "${report_args[@]}" || failures+=("ledjitter report failed")
 # cyclictest's raw histograms list every 1 us bucket up to 100 ms: keep them
 # compressed (cyclictest-LOAD.csv has the non-empty buckets)
 gzip -f "$stage"/cyclictest-*.hist 2>/dev/null || true
