@@ -10,7 +10,8 @@ DEB_PACKAGES := linux-source-6.1 qemu-system-x86 bpftrace linux-perf trace-cmd \
 
 BUILD := build
 CC := gcc
-CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -MMD -MP -I bench/lib -I $(BUILD)/skel
+CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Werror -I bench/lib -I $(BUILD)/skel \
+	-MMD -MP -MF $(BUILD)/deps/$(subst /,_,$@).d
 LDLIBS := -lbpf -lelf -lz -lmnl -ljansson -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I /usr/include/$(shell gcc -dumpmachine)
@@ -90,7 +91,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+$(shell mkdir -p $(BUILD)/deps)
+-include $(wildcard $(BUILD)/deps/*.d)
 
 # make test: host unit tests, lint, then the guest tests in the booted kernel
 test: deps

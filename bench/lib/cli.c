@@ -227,9 +227,41 @@ static void set_opt(const struct lab_opt *o, const char *val)
 	case LAB_OPT_DOUBLE:
 		*(double *)o->value = lab_parse_double(what, val, o->min, o->max);
 		break;
+	case LAB_OPT_LIST: {
+		struct lab_list *l = o->value;
+
+		l->item = lab_realloc(l->item, l->n + 1, sizeof(*l->item), what);
+		l->item[l->n++] = val;
+		break;
+	}
 	}
 	if (o->given)
 		*o->given = true;
+}
+
+char *lab_list_join(const struct lab_list *list, const char *sep)
+{
+	size_t i, len = 1;
+	char *s;
+
+	if (!list->n)
+		return NULL;
+	for (i = 0; i < list->n; i++)
+		len += strlen(list->item[i]) + strlen(sep);
+	s = lab_calloc(len, 1, "a joined list");
+	for (i = 0; i < list->n; i++) {
+		if (i)
+			strcat(s, sep);
+		strcat(s, list->item[i]);
+	}
+	return s;
+}
+
+void lab_list_free(struct lab_list *list)
+{
+	free(list->item);
+	list->item = NULL;
+	list->n = 0;
 }
 
 int lab_parse(int argc, char **argv, const struct lab_opt *opts)

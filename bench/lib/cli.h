@@ -53,6 +53,13 @@ enum lab_opt_type {
 	LAB_OPT_UINT,	/* unsigned long long *, within [min, max] */
 	LAB_OPT_INT,	/* long long *, within [min, max] */
 	LAB_OPT_DOUBLE,	/* double *, finite, within [min, max] */
+	LAB_OPT_LIST,	/* struct lab_list *: every value of a repeatable option */
+};
+
+/* The values of a repeatable option, in order (pointers into argv) */
+struct lab_list {
+	const char **item;
+	size_t n;
 };
 
 struct lab_opt {
@@ -75,6 +82,8 @@ struct lab_opt {
 	{ .name = (n), .type = LAB_OPT_INT, .value = (p), .arg = "N", .help = (h), .min = (lo), .max = (hi) }
 #define LAB_OPT_DBL(n, p, lo, hi, h) \
 	{ .name = (n), .type = LAB_OPT_DOUBLE, .value = (p), .arg = "X", .help = (h), .min = (lo), .max = (hi) }
+#define LAB_OPT_LIST(n, p, a, h) \
+	{ .name = (n), .type = LAB_OPT_LIST, .value = (p), .arg = (a), .help = (h) }
 #define LAB_OPT_END { .name = NULL }
 
 /* The program's name in messages ("bpfqs"), set by lab_main(). */
@@ -92,6 +101,10 @@ int lab_main(const char *prog, const struct lab_verb *verbs, int argc, char **ar
  * is none); bad input exits 2 through lab_usage_error().
  */
 int lab_parse(int argc, char **argv, const struct lab_opt *opts);
+
+/* The items of a list joined with @sep into a new string; NULL when empty */
+char *lab_list_join(const struct lab_list *list, const char *sep);
+void lab_list_free(struct lab_list *list);
 
 /* A positional-argument check: exactly @n after index @first, else usage error. */
 void lab_positionals(int argc, char **argv, int first, int n, const char *what);

@@ -137,6 +137,29 @@ static void test_verbs(void)
 	tap_eq_str(lab_errname(4000), "E4000", "lab_errname of an unknown value");
 }
 
+static void test_list(void)
+{
+	struct lab_list failed = { 0 };
+	const char *o = NULL;
+	const struct lab_opt lopts[] = {
+		LAB_OPT_STR("out", &o, "DIR", "results", true),
+		LAB_OPT_LIST("failed", &failed, "REASON", "why (repeatable)"),
+		LAB_OPT_END
+	};
+	const char *args[] = { "report", "--failed", "probe did not attach", "--out", "--failed",
+			       "--failed=cyclictest failed", "pos", "--failed", "x", NULL };
+	char *joined;
+
+	tap_eq_int(lab_parse(9, (char **)args, lopts), 6, "a list option: parsing stops at the positional");
+	tap_eq_str(o, "--failed", "a value of --out that reads '--failed' stays --out's");
+	joined = lab_list_join(&failed, "; ");
+	tap_eq_str(joined, "probe did not attach; cyclictest failed",
+		   "--failed twice, both spellings, collected in order (not the one after the positional)");
+	free(joined);
+	lab_list_free(&failed);
+	tap_ok(failed.n == 0 && lab_list_join(&failed, "; ") == NULL, "an empty list joins to NULL");
+}
+
 static void test_csv(void)
 {
 	char path[] = "/tmp/test_cli_csv.XXXXXX";
@@ -167,6 +190,7 @@ int main(void)
 {
 	test_parse();
 	test_verbs();
+	test_list();
 	test_csv();
 	return tap_finish();
 }

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_repeat.h"
 #include "csv.h"
 #include "output.h"
 #include "bpfqs.h"
@@ -275,21 +274,21 @@ static int write_derived(struct out *o, const char *dir)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *failed = NULL, **given;
+	const char *out = NULL;
+	struct lab_list failed = { 0 };
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("out", &out, "DIR", "the folder bpfqs run wrote into; the summary goes there", true),
-		LAB_OPT_STR("failed", &failed, "REASON", "the workload failed for REASON (repeatable)", false),
+		LAB_OPT_LIST("failed", &failed, "REASON", "the workload failed for REASON (repeatable)"),
 		LAB_OPT_END
 	};
-	size_t n_given, i;
+	size_t i;
 	struct out *o;
 	int rc = 0;
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "nothing");
-	given = lab_repeated(argc, argv, opts, "failed", &n_given);
-	for (i = 0; i < n_given; i++)
-		add_reason("%s", given[i]);
-	free(given);
+	for (i = 0; i < failed.n; i++)
+		add_reason("%s", failed.item[i]);
+	lab_list_free(&failed);
 	o = out_open(out, "bpfqs");
 	if (!o) {
 		fprintf(stderr, "bpfqs: cannot write %s/summary.json\n", out);

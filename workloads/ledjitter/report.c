@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_list.h"
 #include "ledjitter.h"
 
 void report_fail(struct outputs *o, const char *fmt, ...)
@@ -169,22 +168,22 @@ static void report(struct outputs *o, const char *probe)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *dir = NULL, *probe = NULL, *unused = NULL;
+	const char *dir = NULL, *probe = NULL;
+	struct lab_list failed = { 0 };
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("out", &dir, "DIR", "the results folder: the run's CSV files in, "
 			    "the summary, targets and CSV files out", true),
 		LAB_OPT_STR("probe", &probe, "FILE", "the kernel observer's events "
 			    "(DIR/probe-led_timer.csv)", false),
-		LAB_OPT_STR("failed", &unused, "REASON", "a failure of the run, for the status "
-			    "(repeatable)", false),
+		LAB_OPT_LIST("failed", &failed, "REASON", "a failure of the run, for the status "
+			     "(repeatable)"),
 		LAB_OPT_END
 	};
 	struct outputs o = { 0 };
-	struct lab_list failed;
 	char *probe_path = NULL, *reason;
 	int rc;
 
-	lab_parse_list(argc, argv, opts, "failed", &failed);
+	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "nothing");
 	if (!probe && asprintf(&probe_path, "%s/probe-led_timer.csv", dir) < 0)
 		lab_die("out of memory");
 	o.dir = dir;
