@@ -584,38 +584,106 @@ int64_t tsched_next_open(const struct tsched *s, int64_t base, int tc, int64_t t
 	return INT64_MAX;
 }
 
-int tsched_format(const struct tsched *s, int64_t base, char *buf, size_t len)
+/* A growing string */
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void sbuf_put(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sbuf_put(struct sbuf *b, const char *fmt, ...)
 {
-	size_t n = 0, i;
+	va_list ap;
 	int r;
 
-#define PUT(...)                                                        \
-	do {                                                            \
-		r = snprintf(buf + n, len - n, __VA_ARGS__);            \
-		if (r < 0 || (size_t)r >= len - n)                      \
-			return -ENOSPC;                                 \
-		n += (size_t)r;                                         \
-	} while (0)
-	PUT("num_tc %d map", s->num_tc);
+	if (b->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		r = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (r < 0) {
+			b->oom = true;
+			return;
+		}
+		if (b->p && (size_t)r < b->cap - b->n) {
+			b->n += (size_t)r;
+			return;
+		}
+		b->cap = (b->cap + (size_t)r + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			b->oom = true;
+			return;
+		}
+	}
+}
+
+/*
+ * The one writer of schedule text: every keyword the file can hold, in
+ * tc's syntax, separated by @sep (" " for tc's arguments on one line, "\n"
+ * for a schedule file).
+ */
+char *tsched_text(const struct tsched *s, int64_t base, const char *sep)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+
+	sbuf_put(&b, "num_tc %d%smap", s->num_tc, sep);
 	for (i = 0; i < (size_t)s->n_map; i++)
-		PUT(" %u", s->map[i]);
-	PUT(" queues");
+		sbuf_put(&b, " %u", s->map[i]);
+	sbuf_put(&b, "%squeues", sep);
 	for (i = 0; i < (size_t)s->n_queues; i++)
-		PUT(" %u@%u", s->count[i], s->offset[i]);
-	PUT(" base-time %" PRId64, base);
+		sbuf_put(&b, " %u@%u", s->count[i], s->offset[i]);
+	sbuf_put(&b, "%sbase-time %" PRId64, sep, base);
 	for (i = 0; i < s->n_entries; i++)
-		PUT(" sched-entry %c %02x %u", s->entries[i].cmd, s->entries[i].gate_mask,
-		    s->entries[i].interval);
+		sbuf_put(&b, "%ssched-entry %c %02x %u", sep, s->entries[i].cmd,
+			 s->entries[i].gate_mask, s->entries[i].interval);
 	if (s->cycle_time)
-		PUT(" cycle-time %" PRId64, s->cycle_time);
-	if (s->cycle_time_ext)
-		PUT(" cycle-time-extension %" PRId64, s->cycle_time_ext);
+		sbuf_put(&b, "%scycle-time %" PRId64, sep, s->cycle_time);
+	if (s->line[TSCHED_CYCLE_TIME_EXT])
+		sbuf_put(&b, "%scycle-time-extension %" PRId64, sep, s->cycle_time_ext);
 	if (s->clockid >= 0)
-		PUT(" clockid %s", tsched_clock_name(s->clockid));
+		sbuf_put(&b, "%sclockid %s", sep, tsched_clock_name(s->clockid));
 	if (s->line[TSCHED_FLAGS])
-		PUT(" flags 0x%x", s->flags);
+		sbuf_put(&b, "%sflags 0x%x", sep, s->flags);
 	if (s->line[TSCHED_TXTIME_DELAY])
-		PUT(" txtime-delay %u", s->txtime_delay);
-#undef PUT
+		sbuf_put(&b, "%stxtime-delay %u", sep, s->txtime_delay);
+	if (b.oom) {
+		free(b.p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return b.p;
+}
+
+int tsched_format(const struct tsched *s, int64_t base, char *buf, size_t len)
+{
+	char *t = tsched_text(s, base, " ");
+	size_t n;
+
+	if (!t)
+		return -ENOMEM;
+	n = strlen(t);
+	if (n >= len) {
+		free(t);
+		return -ENOSPC;
+	}
+	memcpy(buf, t, n + 1);
+	free(t);
 	return 0;
+}
+
+int tsched_write(const struct tsched *s, int64_t base, FILE *f)
+{
+	char *t = tsched_text(s, base, "\n");
+	int rc = 0;
+
+	if (!t)
+		return -ENOMEM;
+	if (fprintf(f, "%s\n", t) < 0)
+		rc = -EIO;
+	free(t);
+	return rc;
 }

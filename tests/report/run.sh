@@ -296,7 +296,7 @@ printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" 
 	echo "tx,,,0,106,,$((B + 12990000)),,$((B + 13090000)),100000,0,1"
 	echo "tx,,,1,106,,$((B + 2500000)),,$((B + 3990000)),1490000,1,0"
 } >"$tp/probe-taprio_gate.csv"
-"$root/build/taprio" report "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
+"$root/build/taprio" report --out "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
 eq "$rc" 0 "taprio report on a fixture run"
 tm() { jq -r --arg n "$1" --arg tc "$2" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0].median' "$tp/summary.json"; }
 eq "$(tm violations 0)" 1 "taprio report: class 0 has 1 packet outside its window at the driver"
