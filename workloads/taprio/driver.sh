@@ -189,7 +189,7 @@ case "$rc" in
 3) failures+=("$(grep -m1 'refusing to measure' "$stage/run.err")") ;;
 4)
 	# The kernel refused the schedule: nothing more to measure on it
-	failures+=("$(grep -m1 'the kernel refused' "$stage/run.err")")
+	failures+=("$(grep -m1 'the kernel refused' "$stage/run.err" || tail -1 "$stage/run.err")")
 	finish || exit 1
 	exit 0
 	;;
@@ -204,12 +204,17 @@ esac
 # The cycle and class 0's first window (start, length), ns
 read -r cycle_ns _ w0_off w0_len <<<"$("$bin" window --tc 0 "$sched")"
 ns_s() { awk -v n="$1" 'BEGIN {printf "%.9f", n / 1e9}'; }
-if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ]; then
+# iso_prio: $prio, the priority of class 0 by the schedule's map (taprio's
+# own parser); without one, a failure and no isochron
+iso_prio() {
+	prio=$("$bin" prio --tc 0 "$sched" 2>&1) && return 0
+	failures+=("no isochron: $prio")
+	return 1
+}
+if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ] && iso_prio; then
 	wake=$((w0_off + w0_len / 4))
 	say "isochron: $iso_frames frames of class 0, woken $((wake / 1000)) us into each ${cycle_ns} ns cycle"
 	"$bin" apply --name "$name" "$sched" >/dev/null
-	# The priority of class 0, from the schedule's map (taprio's own parser)
-	prio=$("$bin" prio --tc 0 "$sched")
 	ip netns exec rx isochron rcv --interface eth1 --quiet --utc-tai-offset "$tai" \
 		--stats-address 198.18.0.2 \
 		>"$stage/isochron-rcv.log" 2>&1 &
