@@ -77,7 +77,7 @@ static int phc_step(const struct phc_ctx *c, int64_t ns)
 }
 
 /* The errno name of a result: "0" for success */
-static const char *errname(int err)
+static const char *result_name(int err)
 {
 	return err ? lab_errname(err) : "0";
 }
@@ -86,9 +86,9 @@ static const char *errname(int err)
 static void expect_err(int got, int want, const char *what)
 {
 	if (got == want)
-		tap_ok(true, "%s: %s", what, errname(want));
+		tap_ok(true, "%s: %s", what, result_name(want));
 	else
-		tap_fail(what, "expected %s, got %s", errname(want), errname(got));
+		tap_fail(what, "expected %s, got %s", result_name(want), result_name(got));
 }
 
 static int ioctl_err(int fd, unsigned long req, void *arg)
@@ -232,7 +232,7 @@ static void check_adjtime(const struct phc_ctx *c)
 		phc_read(c->fd, 25, &b);
 		if (err) {
 			tap_fail("adjtime", "ADJ_SETOFFSET %+" PRId64 " ns: %s", steps[i],
-				 errname(err));
+				 result_name(err));
 			continue;
 		}
 		moved = phc_offset(&b) - phc_offset(&a);
@@ -260,7 +260,7 @@ static void check_adjfine(const struct phc_ctx *c, long freq_ppb)
 		int err = phc_setfreq(c, asks[i]);
 
 		if (err) {
-			tap_fail("adjfine", "ADJ_FREQUENCY %+.0f ppm: %s", asks[i], errname(err));
+			tap_fail("adjfine", "ADJ_FREQUENCY %+.0f ppm: %s", asks[i], result_name(err));
 			continue;
 		}
 		got = measure_ppm(c, 1.0, &e1);
@@ -504,7 +504,7 @@ static void check_pps(const struct phc_ctx *c)
 
 	if (err) {
 		tap_fail("PPS", "no PPS source named ptp%d in /sys/class/pps: %s", c->index,
-			 errname(err));
+			 result_name(err));
 		return;
 	}
 	if (!tap_eq_int(ioctl(c->fd, PTP_ENABLE_PPS2, on) ? -errno : 0, 0, "PPS can be enabled"))
@@ -536,7 +536,7 @@ int cmd_conform_phc(int argc, char **argv)
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
 	c.index = phc_index_of(ifname, NULL);
 	if (!tap_ok(c.index >= 0, "%s reports a PTP hardware clock through get_ts_info: got %s",
-		    ifname, c.index >= 0 ? "an index" : errname(c.index)))
+		    ifname, c.index >= 0 ? "an index" : result_name(c.index)))
 		return tap_finish();
 	c.fd = phc_open(c.index);
 	if (!tap_ok(c.fd >= 0, "/dev/ptp%d opens read-write", c.index))
