@@ -1,5 +1,5 @@
 #!/bin/bash
-# The taprio gate timing lab in the guest (issue 5):
+# The taprio gate timing lab in the guest:
 #  1. conformance: tests/guest/ptp.sh (the emulated PTP clock) and
 #     tests/guest/taprio.sh (schedules, bad input, the advance tracepoint)
 #     into conformance.tap;
