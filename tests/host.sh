@@ -86,6 +86,8 @@ expect_fail "taprio prio of a class no priority goes to" 1 "no priority of the m
 	build/taprio prio --tc 2 "$tmp/no-prio.sched"
 expect_fail "taprio run with a bad --count" 2 "'10x'" build/taprio run --out "$tmp" --count 10x "$good"
 expect_fail "taprio report without --out" 2 "--out" build/taprio report
+expect_fail "taprio report that cannot write its results" 1 "/nonexistent/run" \
+	build/taprio report --out /nonexistent/run
 
 
 mkdir -p "$tmp/kernel/patches"
