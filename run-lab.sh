@@ -55,9 +55,16 @@ readable_schedule() {
 	{ [ -f "$1" ] && [ -r "$1" ]; } ||
 		usage_error "schedule file '$1' does not exist or is not readable"
 }
-# check_schedule WHAT FILE: taprio's own parser on FILE, before a guest boots
+# check_schedule WHAT FILE: taprio's own parser on FILE, before a guest boots,
+# and what the host knows of the guest's NIC: virtio-net with 4 queue pairs,
+# of which the guest uses one per vCPU (LAB_VCPUS, 4), so num_tc and the
+# queue ranges must fit in min(4, LAB_VCPUS) TX queues
 check_schedule() {
-	build/taprio check "$2" >/dev/null || die "$1 '$2' refused (see above)"
+	local vcpus=${LAB_VCPUS:-4} queues=4
+	[[ "$vcpus" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_VCPUS='$vcpus' is not a positive number"
+	[ "$vcpus" -ge "$queues" ] || queues=$vcpus
+	build/taprio check --queues "$queues" "$2" >/dev/null ||
+		die "$1 '$2' refused (see above; the guest's eth0 has $queues TX queues with LAB_VCPUS=$vcpus)"
 }
 
 profile=quick

@@ -42,10 +42,54 @@ expect_fail "--schedule, malformed schedule" 1 "interval-zero.sched:7: sched-ent
 	./run-lab.sh --schedule tests/guest/taprio-bad/interval-zero.sched run taprio
 expect_fail "tune-taprio, malformed schedule" 1 "unknown-command.sched:" \
 	./run-lab.sh tune-taprio tests/guest/taprio-bad/unknown-command.sched
+# taprio's schedule checks on the host: the guest's NIC has min(4, LAB_VCPUS)
+# TX queues; a schedule needing more is refused before a guest boots, naming
+# the file as given
+expect_fail "--schedule, more classes than the guest's queues" 1 \
+	"more-classes-than-queues.sched:2: num_tc 5 is more than the 4 TX queues" \
+	./run-lab.sh --schedule tests/guest/taprio-bad/more-classes-than-queues.sched run taprio
+expect_fail "--schedule, queue ranges beyond 3 vCPUs' queues" 1 \
+	"three-class-10ms.sched:7: queues: the range of traffic class 2 (2@2) goes beyond the 3 TX queues" \
+	env LAB_VCPUS=3 ./run-lab.sh --schedule workloads/taprio/schedules/three-class-10ms.sched run taprio
+expect_fail "tune-taprio, more classes than the guest's queues" 1 "num_tc 5 is more than" \
+	./run-lab.sh tune-taprio tests/guest/taprio-bad/more-classes-than-queues.sched
 expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla'" kernel/build.sh vanilla
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# taprio's schedule tools on the host (build/taprio from make all)
+good=workloads/taprio/schedules/three-class-10ms.sched
+{
+	grep -E '^(num_tc|map|queues|base-time) ' "$good"
+	for ((i = 0; i < 1000; i++)); do
+		echo "sched-entry S 0$((1 << (i % 3))) 1000000"
+	done
+	echo "clockid CLOCK_TAI"
+} >"$tmp/long.sched"
+out=$(build/taprio check "$tmp/long.sched" 2>&1) && rc=0 || rc=$?
+check "taprio check of 1000 entries exits 0" 0 "$rc"
+check "taprio check prints all 1000 entries as tc arguments" 1000 "$(grep -o 'sched-entry' <<<"$out" | wc -l)"
+printf '%s\n' "$(cat "$good")" "cycle-time 10000000" "cycle-time-extension 200000" \
+	"flags 0x0" "txtime-delay 0" >"$tmp/full.sched"
+build/taprio variant --tc 1 --scale 0.5 "$tmp/full.sched" >"$tmp/variant.sched"
+for k in "cycle-time-extension 200000" "flags 0x0" "txtime-delay 0" "cycle-time 8500000"; do
+	check "taprio variant keeps '$k' (the cycle-time moves with the window)" yes \
+		"$(yes_no grep -qx -- "$k" "$tmp/variant.sched")"
+done
+check "the variant passes taprio check" yes "$(yes_no build/taprio check "$tmp/variant.sched")"
+# The shell asks the parser, on a schedule all on one line as tc takes it
+echo "num_tc 2 map 1 0 1 1 queues 1@0 1@1 sched-entry S 01 500000 sched-entry S 02 500000 clockid CLOCK_TAI" >"$tmp/one-line.sched"
+check "taprio prio: class 0's priority on a one-line schedule" 1 "$(build/taprio prio --tc 0 "$tmp/one-line.sched")"
+check "taprio num-tc on a one-line schedule" 2 "$(build/taprio num-tc "$tmp/one-line.sched")"
+echo "num_tc 3 map 0 1 queues 1@0 1@1 1@2 sched-entry S 07 500000 clockid CLOCK_TAI" >"$tmp/no-prio.sched"
+expect_fail "taprio prio of a class no priority goes to" 1 "no priority of the map goes to traffic class 2" \
+	build/taprio prio --tc 2 "$tmp/no-prio.sched"
+expect_fail "taprio run with a bad --count" 2 "'10x'" build/taprio run --out "$tmp" --count 10x "$good"
+expect_fail "taprio report without --out" 2 "--out" build/taprio report
+expect_fail "taprio report that cannot write its results" 1 "/nonexistent/run" \
+	build/taprio report --out /nonexistent/run
+
+
 mkdir -p "$tmp/kernel/patches"
 cp kernel/lab.config "$tmp/kernel/"
 echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/series"

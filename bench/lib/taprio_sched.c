@@ -195,12 +195,151 @@ const char *tsched_clock_name(int clockid)
 }
 
 
+/* map: numbers up to the next keyword, as tc reads them */
+static int parse_map(struct tsched *s, struct tokens *t, int line, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	while (t->pos < t->n && !is_keyword(t->tok[t->pos])) {
+		const char *tok = t->tok[t->pos];
+		int tl = t->line[t->pos];
+
+		if (s->n_map == TSCHED_MAX_PRIO)
+			return fail(s, tl, err, errlen, "map: more than %d priorities ('%s')",
+				    TSCHED_MAX_PRIO, tok);
+		if (!parse_u64(tok, 10, TSCHED_MAX_TC - 1, &v))
+			return fail(s, tl, err, errlen, "map: '%s' is not a traffic class 0..%d",
+				    tok, TSCHED_MAX_TC - 1);
+		s->map[s->n_map++] = (uint8_t)v;
+		t->pos++;
+	}
+	if (!s->n_map)
+		return fail(s, line, err, errlen, "map: no traffic class given");
+	return 0;
+}
+
+/* queues: COUNT@OFFSET up to the next keyword */
+static int parse_queues(struct tsched *s, struct tokens *t, int line, char *err, size_t errlen)
+{
+	while (t->pos < t->n && !is_keyword(t->tok[t->pos])) {
+		const char *tok = t->tok[t->pos];
+		int tl = t->line[t->pos];
+		unsigned int count, offset;
+		char c;
+
+		if (sscanf(tok, "%u@%u%c", &count, &offset, &c) != 2 ||
+		    strchr(tok, '-') || count > UINT16_MAX || offset > UINT16_MAX)
+			return fail(s, tl, err, errlen, "queues: '%s' is not COUNT@OFFSET", tok);
+		if (s->n_queues == TSCHED_MAX_TC)
+			return fail(s, tl, err, errlen, "queues: more than %d ranges ('%s')",
+				    TSCHED_MAX_TC, tok);
+		s->count[s->n_queues] = (uint16_t)count;
+		s->offset[s->n_queues++] = (uint16_t)offset;
+		t->pos++;
+	}
+	if (!s->n_queues)
+		return fail(s, line, err, errlen, "queues: no COUNT@OFFSET given");
+	return 0;
+}
+
+/* sched-entry COMMAND GATE_MASK INTERVAL; @tok is the command, already taken */
+static int parse_entry(struct tsched *s, struct tokens *t, int line, const char *tok, int tl,
+		       char *err, size_t errlen)
+{
+	struct tsched_entry *e;
+	uint64_t v;
+
+	if (s->n_entries == TSCHED_MAX_ENTRIES)
+		return fail(s, line, err, errlen, "more than %d sched-entry lines",
+			    TSCHED_MAX_ENTRIES);
+	e = &s->entries[s->n_entries];
+	e->line = line;
+	if (!strcmp(tok, "S"))
+		e->command = CMD_SET_GATES;
+	else if (!strcmp(tok, "H"))
+		e->command = CMD_SET_AND_HOLD;
+	else if (!strcmp(tok, "R"))
+		e->command = CMD_SET_AND_RELEASE;
+	else
+		return fail(s, tl, err, errlen,
+			    "sched-entry: unknown command '%s' (expected S, H or R)", tok);
+	e->cmd = tok[0];
+	if (t->pos + 1 >= t->n)
+		return fail(s, line, err, errlen, "sched-entry: expected COMMAND GATE_MASK INTERVAL");
+	tok = t->tok[t->pos];
+	tl = t->line[t->pos];
+	if (!parse_u64(tok, 16, UINT32_MAX, &v))
+		return fail(s, tl, err, errlen,
+			    "sched-entry: gate mask '%s' is not a hexadecimal 32-bit mask", tok);
+	e->gate_mask = (uint32_t)v;
+	t->pos++;
+	tok = t->tok[t->pos];
+	tl = t->line[t->pos];
+	if (!parse_u64(tok, 0, UINT32_MAX, &v))
+		return fail(s, tl, err, errlen,
+			    "sched-entry: interval '%s' is not a 32-bit number of ns", tok);
+	e->interval = (uint32_t)v;
+	t->pos++;
+	s->n_entries++;
+	return 0;
+}
+
+/* A keyword of one value, @tok on line @tl */
+static int parse_value(struct tsched *s, int k, const char *kw, const char *tok, int tl,
+		       char *err, size_t errlen)
+{
+	uint64_t v;
+	int64_t x;
+
+	switch (k) {
+	case TSCHED_NUM_TC:
+		if (!parse_u64(tok, 10, UINT8_MAX, &v) || v < 1 || v > TSCHED_MAX_TC)
+			return fail(s, tl, err, errlen,
+				    "num_tc '%s' is not a number of traffic classes 1..%d",
+				    tok, TSCHED_MAX_TC);
+		s->num_tc = (int)v;
+		break;
+	case TSCHED_BASE_TIME:
+		if (!parse_s64(tok, &s->base_time))
+			return fail(s, tl, err, errlen,
+				    "base-time '%s' is not a time in ns (a signed 64-bit integer)",
+				    tok);
+		break;
+	case TSCHED_CYCLE_TIME:
+	case TSCHED_CYCLE_TIME_EXT:
+		if (!parse_s64(tok, &x) || x < 0)
+			return fail(s, tl, err, errlen, "%s '%s' is not a time in ns", kw, tok);
+		if (k == TSCHED_CYCLE_TIME)
+			s->cycle_time = x;
+		else
+			s->cycle_time_ext = x;
+		break;
+	case TSCHED_CLOCKID:
+		if (parse_clockid(tok, &s->clockid))
+			return fail(s, tl, err, errlen,
+				    "clockid '%s' is not a clock (CLOCK_TAI, CLOCK_REALTIME, "
+				    "CLOCK_MONOTONIC, CLOCK_BOOTTIME or a number)", tok);
+		break;
+	case TSCHED_FLAGS:
+	case TSCHED_TXTIME_DELAY:
+		if (!parse_u64(tok, 0, UINT32_MAX, &v))
+			return fail(s, tl, err, errlen, "%s '%s' is not a 32-bit number", kw, tok);
+		if (k == TSCHED_FLAGS)
+			s->flags = (uint32_t)v;
+		else
+			s->txtime_delay = (uint32_t)v;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 static int parse_tokens(struct tsched *s, struct tokens *t, char *err, size_t errlen)
 {
 	while (t->pos < t->n) {
 		const char *kw = t->tok[t->pos], *tok;
-		int line = t->line[t->pos], k, tl;
-		uint64_t v;
+		int line = t->line[t->pos], k, tl, rc;
 
 		for (k = 0; k < TSCHED_NKEYS; k++)
 			if (!strcmp(kw, key_names[k]))
@@ -216,139 +355,22 @@ static int parse_tokens(struct tsched *s, struct tokens *t, char *err, size_t er
 				    s->line[k]);
 		if (!s->line[k])
 			s->line[k] = line;
-
-		if (k == TSCHED_MAP) {
-			/* Numbers up to the next keyword, as tc reads them */
-			while (t->pos < t->n && !is_keyword(t->tok[t->pos])) {
-				tok = t->tok[t->pos];
-				tl = t->line[t->pos];
-				if (s->n_map == TSCHED_MAX_PRIO)
-					return fail(s, tl, err, errlen,
-						    "map: more than %d priorities ('%s')",
-						    TSCHED_MAX_PRIO, tok);
-				if (!parse_u64(tok, 10, TSCHED_MAX_TC - 1, &v))
-					return fail(s, tl, err, errlen,
-						    "map: '%s' is not a traffic class 0..%d",
-						    tok, TSCHED_MAX_TC - 1);
-				s->map[s->n_map++] = (uint8_t)v;
-				t->pos++;
-			}
-			if (!s->n_map)
-				return fail(s, line, err, errlen, "map: no traffic class given");
+		if (k == TSCHED_MAP || k == TSCHED_QUEUES) {
+			rc = k == TSCHED_MAP ? parse_map(s, t, line, err, errlen) :
+					       parse_queues(s, t, line, err, errlen);
+			if (rc)
+				return rc;
 			continue;
 		}
-		if (k == TSCHED_QUEUES) {
-			while (t->pos < t->n && !is_keyword(t->tok[t->pos])) {
-				unsigned int count, offset;
-				char c;
-
-				tok = t->tok[t->pos];
-				tl = t->line[t->pos];
-				if (sscanf(tok, "%u@%u%c", &count, &offset, &c) != 2 ||
-				    strchr(tok, '-') || count > UINT16_MAX || offset > UINT16_MAX)
-					return fail(s, tl, err, errlen,
-						    "queues: '%s' is not COUNT@OFFSET", tok);
-				if (s->n_queues == TSCHED_MAX_TC)
-					return fail(s, tl, err, errlen,
-						    "queues: more than %d ranges ('%s')",
-						    TSCHED_MAX_TC, tok);
-				s->count[s->n_queues] = (uint16_t)count;
-				s->offset[s->n_queues++] = (uint16_t)offset;
-				t->pos++;
-			}
-			if (!s->n_queues)
-				return fail(s, line, err, errlen, "queues: no COUNT@OFFSET given");
-			continue;
-		}
-
 		if (t->pos >= t->n)
 			return fail(s, line, err, errlen, "%s: its value is missing", kw);
 		tok = t->tok[t->pos];
 		tl = t->line[t->pos];
 		t->pos++;
-		switch (k) {
-		case TSCHED_NUM_TC:
-			if (!parse_u64(tok, 10, UINT8_MAX, &v) || v < 1 || v > TSCHED_MAX_TC)
-				return fail(s, tl, err, errlen,
-					    "num_tc '%s' is not a number of traffic classes 1..%d",
-					    tok, TSCHED_MAX_TC);
-			s->num_tc = (int)v;
-			break;
-		case TSCHED_BASE_TIME:
-			if (!parse_s64(tok, &s->base_time))
-				return fail(s, tl, err, errlen,
-					    "base-time '%s' is not a time in ns (a signed 64-bit integer)",
-					    tok);
-			break;
-		case TSCHED_CYCLE_TIME:
-		case TSCHED_CYCLE_TIME_EXT: {
-			int64_t x;
-
-			if (!parse_s64(tok, &x) || x < 0)
-				return fail(s, tl, err, errlen, "%s '%s' is not a time in ns", kw, tok);
-			if (k == TSCHED_CYCLE_TIME)
-				s->cycle_time = x;
-			else
-				s->cycle_time_ext = x;
-			break;
-		}
-		case TSCHED_CLOCKID:
-			if (parse_clockid(tok, &s->clockid))
-				return fail(s, tl, err, errlen,
-					    "clockid '%s' is not a clock (CLOCK_TAI, CLOCK_REALTIME, "
-					    "CLOCK_MONOTONIC, CLOCK_BOOTTIME or a number)", tok);
-			break;
-		case TSCHED_FLAGS:
-		case TSCHED_TXTIME_DELAY:
-			if (!parse_u64(tok, 0, UINT32_MAX, &v))
-				return fail(s, tl, err, errlen, "%s '%s' is not a 32-bit number", kw, tok);
-			if (k == TSCHED_FLAGS)
-				s->flags = (uint32_t)v;
-			else
-				s->txtime_delay = (uint32_t)v;
-			break;
-		case TSCHED_SCHED_ENTRY: {
-			struct tsched_entry *e;
-
-			if (s->n_entries == TSCHED_MAX_ENTRIES)
-				return fail(s, line, err, errlen, "more than %d sched-entry lines",
-					    TSCHED_MAX_ENTRIES);
-			e = &s->entries[s->n_entries];
-			e->line = line;
-			if (!strcmp(tok, "S"))
-				e->command = CMD_SET_GATES;
-			else if (!strcmp(tok, "H"))
-				e->command = CMD_SET_AND_HOLD;
-			else if (!strcmp(tok, "R"))
-				e->command = CMD_SET_AND_RELEASE;
-			else
-				return fail(s, tl, err, errlen,
-					    "sched-entry: unknown command '%s' (expected S, H or R)", tok);
-			e->cmd = tok[0];
-			if (t->pos + 1 >= t->n)
-				return fail(s, line, err, errlen,
-					    "sched-entry: expected COMMAND GATE_MASK INTERVAL");
-			tok = t->tok[t->pos];
-			tl = t->line[t->pos];
-			if (!parse_u64(tok, 16, UINT32_MAX, &v))
-				return fail(s, tl, err, errlen,
-					    "sched-entry: gate mask '%s' is not a hexadecimal 32-bit mask",
-					    tok);
-			e->gate_mask = (uint32_t)v;
-			t->pos++;
-			tok = t->tok[t->pos];
-			tl = t->line[t->pos];
-			if (!parse_u64(tok, 0, UINT32_MAX, &v))
-				return fail(s, tl, err, errlen,
-					    "sched-entry: interval '%s' is not a 32-bit number of ns", tok);
-			e->interval = (uint32_t)v;
-			t->pos++;
-			s->n_entries++;
-			break;
-		}
-		default:
-			break;
-		}
+		rc = k == TSCHED_SCHED_ENTRY ? parse_entry(s, t, line, tok, tl, err, errlen) :
+					       parse_value(s, k, kw, tok, tl, err, errlen);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -584,38 +606,106 @@ int64_t tsched_next_open(const struct tsched *s, int64_t base, int tc, int64_t t
 	return INT64_MAX;
 }
 
-int tsched_format(const struct tsched *s, int64_t base, char *buf, size_t len)
+/* A growing string */
+struct sbuf {
+	char *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void sbuf_put(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sbuf_put(struct sbuf *b, const char *fmt, ...)
 {
-	size_t n = 0, i;
+	va_list ap;
 	int r;
 
-#define PUT(...)                                                        \
-	do {                                                            \
-		r = snprintf(buf + n, len - n, __VA_ARGS__);            \
-		if (r < 0 || (size_t)r >= len - n)                      \
-			return -ENOSPC;                                 \
-		n += (size_t)r;                                         \
-	} while (0)
-	PUT("num_tc %d map", s->num_tc);
+	if (b->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		r = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+		va_end(ap);
+		if (r < 0) {
+			b->oom = true;
+			return;
+		}
+		if (b->p && (size_t)r < b->cap - b->n) {
+			b->n += (size_t)r;
+			return;
+		}
+		b->cap = (b->cap + (size_t)r + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p) {
+			b->oom = true;
+			return;
+		}
+	}
+}
+
+/*
+ * The one writer of schedule text: every keyword the file can hold, in
+ * tc's syntax, separated by @sep (" " for tc's arguments on one line, "\n"
+ * for a schedule file).
+ */
+char *tsched_text(const struct tsched *s, int64_t base, const char *sep)
+{
+	struct sbuf b = { 0 };
+	size_t i;
+
+	sbuf_put(&b, "num_tc %d%smap", s->num_tc, sep);
 	for (i = 0; i < (size_t)s->n_map; i++)
-		PUT(" %u", s->map[i]);
-	PUT(" queues");
+		sbuf_put(&b, " %u", s->map[i]);
+	sbuf_put(&b, "%squeues", sep);
 	for (i = 0; i < (size_t)s->n_queues; i++)
-		PUT(" %u@%u", s->count[i], s->offset[i]);
-	PUT(" base-time %" PRId64, base);
+		sbuf_put(&b, " %u@%u", s->count[i], s->offset[i]);
+	sbuf_put(&b, "%sbase-time %" PRId64, sep, base);
 	for (i = 0; i < s->n_entries; i++)
-		PUT(" sched-entry %c %02x %u", s->entries[i].cmd, s->entries[i].gate_mask,
-		    s->entries[i].interval);
+		sbuf_put(&b, "%ssched-entry %c %02x %u", sep, s->entries[i].cmd,
+			 s->entries[i].gate_mask, s->entries[i].interval);
 	if (s->cycle_time)
-		PUT(" cycle-time %" PRId64, s->cycle_time);
-	if (s->cycle_time_ext)
-		PUT(" cycle-time-extension %" PRId64, s->cycle_time_ext);
+		sbuf_put(&b, "%scycle-time %" PRId64, sep, s->cycle_time);
+	if (s->line[TSCHED_CYCLE_TIME_EXT])
+		sbuf_put(&b, "%scycle-time-extension %" PRId64, sep, s->cycle_time_ext);
 	if (s->clockid >= 0)
-		PUT(" clockid %s", tsched_clock_name(s->clockid));
+		sbuf_put(&b, "%sclockid %s", sep, tsched_clock_name(s->clockid));
 	if (s->line[TSCHED_FLAGS])
-		PUT(" flags 0x%x", s->flags);
+		sbuf_put(&b, "%sflags 0x%x", sep, s->flags);
 	if (s->line[TSCHED_TXTIME_DELAY])
-		PUT(" txtime-delay %u", s->txtime_delay);
-#undef PUT
+		sbuf_put(&b, "%stxtime-delay %u", sep, s->txtime_delay);
+	if (b.oom) {
+		free(b.p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return b.p;
+}
+
+int tsched_format(const struct tsched *s, int64_t base, char *buf, size_t len)
+{
+	char *t = tsched_text(s, base, " ");
+	size_t n;
+
+	if (!t)
+		return -ENOMEM;
+	n = strlen(t);
+	if (n >= len) {
+		free(t);
+		return -ENOSPC;
+	}
+	memcpy(buf, t, n + 1);
+	free(t);
 	return 0;
+}
+
+int tsched_write(const struct tsched *s, int64_t base, FILE *f)
+{
+	char *t = tsched_text(s, base, "\n");
+	int rc = 0;
+
+	if (!t)
+		return -ENOMEM;
+	if (fprintf(f, "%s\n", t) < 0)
+		rc = -EIO;
+	free(t);
+	return rc;
 }

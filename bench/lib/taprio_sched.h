@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #define TSCHED_MAX_TC 16	/* TC_QOPT_MAX_QUEUE */
@@ -123,8 +124,21 @@ bool tsched_gate(const struct tsched *s, int64_t base, int tc, int64_t t,
  */
 int64_t tsched_next_open(const struct tsched *s, int64_t base, int tc, int64_t t);
 
-/* The schedule as tc arguments on one line, base-time @base */
+/*
+ * tsched_text - the schedule in tc's syntax with base-time @base, every
+ * keyword it holds (cycle-time, cycle-time-extension, flags and
+ * txtime-delay when given), separated by @sep: " " gives tc's arguments on
+ * one line, "\n" a schedule file. Returns a malloc'd string, NULL (errno
+ * ENOMEM) when out of memory. The one writer of schedule text.
+ */
+char *tsched_text(const struct tsched *s, int64_t base, const char *sep);
+/*
+ * tsched_format - tsched_text(s, base, " ") into @buf of @len bytes:
+ * 0, or -ENOSPC when it does not fit (nothing is written then).
+ */
 int tsched_format(const struct tsched *s, int64_t base, char *buf, size_t len);
+/* tsched_write - the schedule as a file (one keyword a line) on @f: 0 or -errno */
+int tsched_write(const struct tsched *s, int64_t base, FILE *f);
 /* CLOCK_TAI -> "CLOCK_TAI" etc. */
 const char *tsched_clock_name(int clockid);
 

@@ -2,7 +2,7 @@
 # Conformance of the emulated PTP hardware clock (ptp_lab, kernel patch 0010)
 # in the guest, as TAP: the lab's NICs report it (ethtool -T, get_ts_info),
 # linuxptp's phc_ctl and the kernel's testptp work against it, and
-# `taprio phc-check` checks set/get, adjtime, adjfine, the periodic output,
+# `taprio conform-phc` checks set/get, adjtime, adjfine, the periodic output,
 # PPS and the errors of bad requests. On a kernel without the clock every
 # case is skipped, saying why.
 set -eu
@@ -11,6 +11,8 @@ set -eu
 
 # shellcheck source=tests/tap.sh
 . "$LAB_SRC/tests/tap.sh"
+# shellcheck source=tests/guest/taprio-lib.bash
+. "$LAB_SRC/tests/guest/taprio-lib.bash"
 skip() { # skip WHAT REASON
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"
@@ -37,8 +39,10 @@ fresh=--fresh
 [ "${LAB_PHC_TOUCHED:-0}" = 0 ] || fresh=
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$taprio" phc-check --if eth0 $fresh >"$tmp/phc-check.tap" 2>&1 || true
-tap_fold "$tmp/phc-check.tap"
+rc=0
+# shellcheck disable=SC2086 # $fresh is one option or none
+"$taprio" conform-phc --if eth0 $fresh >"$tmp/phc-check.tap" 2>&1 || rc=$?
+fold_suite "taprio conform-phc" "$tmp/phc-check.tap" "$rc"
 
 # linuxptp's phc_ctl: set, get, adj, freq, cmp
 out=$(phc_ctl "$dev" set 1000000000 get 2>&1)

@@ -11,6 +11,8 @@ set -eu
 
 # shellcheck source=tests/tap.sh
 . "$LAB_SRC/tests/tap.sh"
+# shellcheck source=tests/guest/taprio-lib.bash
+. "$LAB_SRC/tests/guest/taprio-lib.bash"
 root_kind() {
 	tc qdisc show dev eth0 root | awk 'NR == 1 {print $2}'
 }
@@ -65,8 +67,37 @@ for f in *.sched; do
 done
 cd "$LAB_SRC"
 
+# A schedule the kernel refuses stops a run at once, named as the user gave
+# it (--name), with nothing left configured
+"$taprio" run --out "$tmp" --count 10 --name my-schedule.sched \
+	"$LAB_SRC/tests/guest/taprio-bad/more-classes-than-queues.sched" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+check "taprio run on a schedule the kernel refuses exits 4" 4 "$rc"
+check "the refusal names the schedule as the user gave it" "my-schedule.sched:2: the kernel refused" \
+	"$(grep -m1 -o '^my-schedule.sched:2: the kernel refused' "$tmp/err" || head -1 "$tmp/err")"
+check "no taprio is left configured after the refusal" mq "$(root_kind)"
+
+# Out of memory: taprio run fails and leaves no taprio configured, whether
+# its packet records cannot be allocated (10 M packets a class in 300 MB of
+# address space) or its threads cannot start (1 GB stacks in 600 MB)
+rm -f "$tmp/packets.csv"
+(ulimit -v 300000 && exec "$taprio" run --out "$tmp" --count 10000000 "$good") >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+check "taprio run without memory for its records exits 1 ($(tail -1 "$tmp/err"))" 1 "$rc"
+check "no taprio is left configured after it" mq "$(root_kind)"
+(ulimit -s 1000000 && ulimit -v 600000 && exec "$taprio" run --out "$tmp" --count 10 "$good") >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+check "taprio run whose threads cannot start exits 1 ($(tail -1 "$tmp/err"))" 1 "$rc"
+check "no taprio is left configured after it" mq "$(root_kind)"
+check "nor a packets.csv of a run that did not happen" no "$(yes_no test -e "$tmp/packets.csv")"
+
+# A C suite that crashes, bails out or stops short of its plan is a failed case
+printf 'TAP version 13\n1..3\nok 1 - a\nok 2 - b\n' >"$tmp/short.tap"
+got=$(fold_suite "a suite stopped short" "$tmp/short.tap" 139 | tail -1)
+check "a suite that stops short of its plan is a failed case" "not ok" "${got%% [0-9]*}"
+printf 'TAP version 13\nok 1 - a\nBail out! no schedule\n' >"$tmp/bail.tap"
+got=$(fold_suite "a suite bailing out" "$tmp/bail.tap" 1 | tail -1)
+check "a suite that bails out is a failed case" "not ok" "${got%% [0-9]*}"
+
 # The advance tracepoint follows the schedule entry by entry
-"$taprio" trace-check "$good" --seconds 1 >"$tmp/trace.tap" 2>&1 || true
-tap_fold "$tmp/trace.tap"
-check "no taprio is left configured after trace-check" mq "$(root_kind)"
+"$taprio" conform-trace --seconds 1 "$good" >"$tmp/trace.tap" 2>&1 && rc=0 || rc=$?
+fold_suite "taprio conform-trace" "$tmp/trace.tap" "$rc"
+check "no taprio is left configured after conform-trace" mq "$(root_kind)"
 echo "1..$n"

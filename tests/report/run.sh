@@ -296,7 +296,7 @@ printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" 
 	echo "tx,,,0,106,,$((B + 12990000)),,$((B + 13090000)),100000,0,1"
 	echo "tx,,,1,106,,$((B + 2500000)),,$((B + 3990000)),1490000,1,0"
 } >"$tp/probe-taprio_gate.csv"
-"$root/build/taprio" report "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
+"$root/build/taprio" report --out "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
 eq "$rc" 0 "taprio report on a fixture run"
 tm() { jq -r --arg n "$1" --arg tc "$2" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0].median' "$tp/summary.json"; }
 eq "$(tm violations 0)" 1 "taprio report: class 0 has 1 packet outside its window at the driver"
@@ -306,6 +306,48 @@ eq "$(tm violations_at_dequeue 1)" 1 "taprio report: class 1's packet let throug
 eq "$(tm violations_after_gate 1)" 0 "taprio report: class 1 has none late after the gate"
 eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")" tracepoint \
 	"taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)"
+
+# --- taprio tune-report: a variant without its figures is never recommended ---
+# window-tc0-x0.5: too few packets for a p99 (null); x0.25: not measured (no
+# summary.json); x1: every figure, within the bound; window-tc1-x1: no
+# gate_lateness_us metric at all
+tu=$tmp/tune-run
+sched=$root/workloads/taprio/schedules/three-class-10ms.sched
+for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x1:0:1 window-tc1-x1:1:1; do
+	IFS=: read -r name tc scale <<<"$v"
+	mkdir -p "$tu/tune/$name"
+	"$root/build/taprio" variant --tc "$tc" --scale "$scale" "$sched" >"$tu/tune/$name/schedule.sched"
+done
+tmetric() { # tmetric NAME TC N MEDIAN P99
+	jq -nc --arg n "$1" --arg tc "$2" --argjson k "$3" --argjson m "$4" --argjson p "$5" \
+		'{name: $n, params: {tc: $tc, schedule: "s"}, unit: "x", n: $k, median: $m, mean: $m,
+		  stddev: 0, min: $m, max: $m, p99: $p}'
+}
+{
+	tmetric in_window_pct 0 50 100 null
+	tmetric violations 0 1 0 null
+	tmetric gate_lateness_us 0 50 5 null
+} | summary "$tu/tune" window-tc0-x0.5 ok
+{
+	tmetric in_window_pct 0 200 100 100
+	tmetric violations 0 1 0 null
+	tmetric gate_lateness_us 0 200 10 40
+} | summary "$tu/tune" window-tc0-x1 ok
+{
+	tmetric in_window_pct 1 200 100 100
+	tmetric violations 1 1 0 null
+} | summary "$tu/tune" window-tc1-x1 ok
+"$root/build/taprio" tune-report --out "$tu" --bound-us 1000 --name my.sched "$sched" \
+	2>"$tmp/tune.err" && rc=0 || rc=$?
+eq "$rc" 0 "taprio tune-report on a fixture sweep"
+has "$tu/tune-recommendation.txt" "class 0: shortest window meeting the bound: 3000 us (scale 1)" \
+	"tune-report: class 0's window is the shortest with both figures, not the one without a p99"
+has "$tu/tune-recommendation.txt" "class 1: no window of the sweep met the bound; nearest: none measured" \
+	"tune-report: a variant without a gate lateness metric is not taken for 0 us"
+has "$tu/tune-recommendation.txt" "schedule: my.sched;" "tune-report names the schedule as given (--name)"
+eq "$(grep -c '' "$tu/tune.csv")" 5 "tune.csv: a header and one line a variant and class"
+has "$tu/tune.csv" "window,0,0.5,1500,8500,50,0,100.000,,5.000" "tune.csv: a p99 the variant does not have is an empty field"
+has "$tu/tune.csv" "window,0,0.25,750,7750,,,,," "tune.csv: a variant not measured has its windows and no figures"
 
 # labstat's own checks of bad input
 "$LABSTAT" welch 1 2 x 4 5 6 >/dev/null 2>"$tmp/err" && rc=0 || rc=$?

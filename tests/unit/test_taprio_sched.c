@@ -4,7 +4,9 @@
  * errors of malformed schedules (file, line and reason), and the gate model
  * the taprio workload measures packets against.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -172,10 +174,69 @@ static void test_gates(void)
 	       "1 ms into the second 8 ms cycle is entry 0 again");
 }
 
+/* Occurrences of @word in @text */
+static int count_words(const char *text, const char *word)
+{
+	int n = 0;
+
+	for (; (text = strstr(text, word)); text += strlen(word))
+		n++;
+	return n;
+}
+
+/* A long schedule as text: every entry, however many; a short buffer: -ENOSPC */
+static void test_long_text(void)
+{
+	static char text[64 * 1024];
+	char err[512] = "", small[8192];
+	size_t k = 0;
+	char *t;
+	int i;
+
+	k += (size_t)snprintf(text + k, sizeof(text) - k, HEAD);
+	for (i = 0; i < 1000; i++)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, "sched-entry S 0%d 1000000\n",
+				      1 << (i % 3));
+	tap_eq_int(tsched_parse_string("long.sched", text, &s, err, sizeof(err)), 0,
+		   "a schedule of 1000 entries parses");
+	t = tsched_text(&s, 0, " ");
+	tap_eq_int(t ? count_words(t, "sched-entry") : -1, 1000,
+		   "tsched_text gives all 1000 entries as tc arguments");
+	free(t);
+	tap_eq_int(tsched_format(&s, 0, small, sizeof(small)), -ENOSPC,
+		   "tsched_format into 8 KiB refuses a schedule that does not fit (-ENOSPC)");
+}
+
+/* The schedule file tsched_text writes parses back to the same schedule */
+static void test_round_trip(void)
+{
+	static struct tsched back;
+	char err[512] = "";
+	char *t;
+
+	tap_eq_int(tsched_parse_string("full.sched", HEAD "sched-entry S 01 3000000\n"
+				       "sched-entry H 06 4000000\ncycle-time 6000000\n"
+				       "cycle-time-extension 250000\nflags 0x1\ntxtime-delay 300000\n",
+				       &s, err, sizeof(err)), 0, "a schedule with every keyword parses");
+	t = tsched_text(&s, 77, "\n");
+	tap_ok(t && !tsched_parse_string("back.sched", t, &back, err, sizeof(err)),
+	       "tsched_text's schedule file parses back: %s", t ? err : "out of memory");
+	tap_eq_int(back.cycle_time, 6000000, "round trip keeps cycle-time");
+	tap_eq_int(back.cycle_time_ext, 250000, "round trip keeps cycle-time-extension");
+	tap_eq_int(back.flags, 1, "round trip keeps flags");
+	tap_eq_int(back.txtime_delay, 300000, "round trip keeps txtime-delay");
+	tap_eq_int(back.base_time, 77, "round trip gives the base time asked for");
+	tap_eq_int(back.entries[1].command, 1, "round trip keeps the command of an entry (H)");
+	tap_eq_int((long long)back.n_entries, 2, "round trip keeps the entries");
+	free(t);
+}
+
 int main(void)
 {
 	test_good();
 	test_bad();
 	test_gates();
+	test_long_text();
+	test_round_trip();
 	return tap_finish();
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The taprio gate timing lab in the guest (issue 5):
+# The taprio gate timing lab in the guest:
 #  1. conformance: tests/guest/ptp.sh (the emulated PTP clock) and
 #     tests/guest/taprio.sh (schedules, bad input, the advance tracepoint)
 #     into conformance.tap;
@@ -23,12 +23,14 @@
 #  5. ptp4l between eth0 and rx/eth1, software timestamps over the lab wire,
 #     the slave free-running (both ends share the guest's CLOCK_REALTIME),
 #     its offsets recorded;
-#  6. `taprio report`: summary.json from the CSV files.
+#  6. `taprio report`: summary.json and targets.json from the CSV files
+#     (the like-isochron runs and a tuning sweep's variants included).
 # With LAB_TAPRIO_TUNE=FILE (./run-lab.sh tune-taprio FILE) steps 3-5 are
 # replaced by the tuning sweep of workloads/taprio/tune.sh.
 #
 # Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
-# LAB_TAPRIO_SCHEDULE: the schedule file (workloads/taprio/schedules/three-class-10ms.sched).
+# LAB_TAPRIO_SCHEDULE: the schedule file (workloads/taprio/schedules/three-class-10ms.sched);
+# messages name it as the user gave it to run-lab.sh (meta.json: taprio_schedule).
 #
 # trace-events: taprio:taprio_advance taprio:taprio_hold taprio:taprio_dequeue net:net_dev_start_xmit
 set -eu
@@ -64,20 +66,34 @@ full) count=5000 ptp4l_s=60 iso_frames=5000 tune_count=1000 ;;
 esac
 failures=()
 say() { echo "== $*" >&2; }
-# report_stage: summary.json of $stage, failed with the reasons gathered so
-# far ($reason: them on one line, empty when none)
+# report_stage [OPTION...]: summary.json and targets.json of $stage, failed
+# with the reasons gathered so far ($reason: them on one line, empty when none)
 report_stage() {
+	local f args=()
 	reason=
-	if [ "${#failures[@]}" -gt 0 ]; then
-		reason=$(printf '%s; ' "${failures[@]}")
-		reason=${reason%; }
-	fi
+	for f in "${failures[@]}"; do
+		args+=(--failed "$f")
+		reason+="${reason:+; }$f"
+	done
+	"$bin" report --out "$stage" "$@" "${args[@]}"
+}
+# finish [OPTION...]: the results of $stage into $out; fails when the run did
+finish() {
+	local rc=0
+	report_stage "$@" || rc=$?
+	cp "$stage/summary.json" "$stage/targets.json" "$out/"
+	[ "$rc" = 0 ] || reason+="${reason:+; }taprio report exited $rc"
 	if [ -n "$reason" ]; then
-		"$bin" report "$stage" --failed "$reason"
-	else
-		"$bin" report "$stage"
+		echo "taprio: $reason" >&2
+		return 1
 	fi
 }
+# The schedule as the user named it (run-lab.sh --schedule FILE), for messages
+name=$(basename -- "$sched")
+if [ -n "${LAB_TAPRIO_SCHEDULE:-}" ] && [ -f "${LAB_OUT:-}/meta.json" ]; then
+	name=$(jq -r '.taprio_schedule // empty' "$LAB_OUT/meta.json" 2>/dev/null || true)
+	name=${name:-$(basename -- "$sched")}
+fi
 
 # 1. Conformance, one TAP stream (not before a tuning sweep)
 n=0
@@ -87,14 +103,21 @@ n=0
 		echo "TAP version 13"
 		for t in ptp taprio; do
 			echo "# tests/guest/$t.sh"
-			"$LAB_SRC/tests/guest/$t.sh" >"$stage/$t.tap" 2>&1 || true
+			rc=0
+			"$LAB_SRC/tests/guest/$t.sh" >"$stage/$t.tap" 2>&1 || rc=$?
 			tap_fold "$stage/$t.tap"
+			[ "$rc" = 0 ] || echo "$t $rc" >>"$stage/suite-exits"
 		done
 		echo "1..$n"
 	} >"$stage/conformance.tap"
 	cp "$stage/conformance.tap" "$out/conformance.tap"
 	bad=$(grep -c '^not ok' "$out/conformance.tap" || true)
 	[ "$bad" -eq 0 ] || failures+=("$bad conformance cases failed")
+	if [ -f "$stage/suite-exits" ]; then
+		while read -r t rc; do
+			failures+=("tests/guest/$t.sh exited $rc")
+		done <"$stage/suite-exits"
+	fi
 }
 
 # 2. Clock sync
@@ -125,26 +148,21 @@ if [ -n "${LAB_TAPRIO_TUNE:-}" ]; then
 	phase tune "$LAB_SRC/workloads/taprio/tune.sh" "$LAB_TAPRIO_TUNE" \
 		"${LAB_TAPRIO_TUNE_BOUND_US:-1000}" "$out" || rc=$?
 	[ "$rc" = 0 ] || failures+=("the tuning sweep exited $rc")
-	report_stage
-	# summary.json: the sweep's figures, each variant named in params.schedule
-	for d in "$out"/tune/*/; do
-		[ ! -f "$d/summary.json" ] ||
-			jq --arg v "$(basename "$d")" '[.metrics[]
-				| select(.name == "violations" or .name == "in_window_pct" or .name == "gate_lateness_us")
-				| .params.schedule = $v]' "$d/summary.json"
-	done >"$stage/variants.json"
-	jq --slurpfile v "$stage/variants.json" '.metrics += ($v | add // [])' \
-		"$stage/summary.json" >"$out/summary.json"
+	"$bin" tune-report --out "$out" --bound-us "${LAB_TAPRIO_TUNE_BOUND_US:-1000}" \
+		--name "${LAB_TAPRIO_TUNE_NAME:-$(basename "$LAB_TAPRIO_TUNE")}" "$LAB_TAPRIO_TUNE" ||
+		failures+=("taprio tune-report exited $?")
+	cat "$out/tune-recommendation.txt" >&2 || true
 	{
 		echo "taprio schedule tuning around ${LAB_TAPRIO_TUNE_NAME:-$(basename "$LAB_TAPRIO_TUNE")}, $LAB_TAPRIO_TUNE_COUNT packets per class per variant"
 		echo
-		cat "$out/tune-recommendation.txt" 2>/dev/null || echo "no recommendation: the sweep did not finish"
-		echo
-		echo "tune.csv has every variant, tune/<variant>/ its packets and schedule. Under TCG"
-		echo "(meta.json: accel) the guest stalls for milliseconds: a class may need a longer"
-		echo "window here than on hardware."
+		echo "tune-recommendation.txt says, per class, the shortest window of the sweep with no"
+		echo "packet outside it and a p99 gate lateness within the bound; a variant without both"
+		echo "figures is never recommended. tune.csv has every variant, tune/<variant>/ its"
+		echo "packets and schedule, summary.json their figures (params.schedule: the variant)."
+		echo "Under TCG (meta.json: accel) the guest stalls for milliseconds: a class may need a"
+		echo "longer window here than on hardware."
 	} >"$out/notes.md"
-	[ -z "$reason" ] || exit 1
+	finish --variants "$out/tune" || exit 1
 	exit 0
 fi
 
@@ -159,8 +177,8 @@ probe_ok=0
 export BPFTRACE_PERF_RB_PAGES=1024
 probe_start "$probe" "$("$bin" tai-mono)" && probe_ok=1
 rc=0
-phase measure "$bin" run "$sched" --out "$stage" --count "$count" --rate 100 \
-	--sync-threshold "$threshold_ns" 2>"$stage/run.err" || rc=$?
+phase measure "$bin" run --out "$stage" --count "$count" --rate 100 \
+	--sync-threshold "$threshold_ns" --name "$name" "$sched" 2>"$stage/run.err" || rc=$?
 cat "$stage/run.err" >&2
 [ "$probe_ok" = 0 ] || probe_stop "$probe"
 for f in packets.csv gates.csv run-info.csv sync-workload.csv; do
@@ -169,6 +187,12 @@ done
 case "$rc" in
 0) ;;
 3) failures+=("$(grep -m1 'refusing to measure' "$stage/run.err")") ;;
+4)
+	# The kernel refused the schedule: nothing more to measure on it
+	failures+=("$(grep -m1 'the kernel refused' "$stage/run.err" || tail -1 "$stage/run.err")")
+	finish || exit 1
+	exit 0
+	;;
 *) failures+=("taprio run exited $rc: $(tail -1 "$stage/run.err")") ;;
 esac
 
@@ -178,13 +202,19 @@ esac
 # timestamp collection (measured: 2 of 1,000 frames timestamped). Lateness
 # against the gates is ours to count; isochron gives its latencies.
 # The cycle and class 0's first window (start, length), ns
-read -r cycle_ns _ w0_off w0_len <<<"$("$bin" window "$sched" --tc 0)"
+read -r cycle_ns _ w0_off w0_len <<<"$("$bin" window --tc 0 "$sched")"
 ns_s() { awk -v n="$1" 'BEGIN {printf "%.9f", n / 1e9}'; }
-if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ]; then
+# iso_prio: $prio, the priority of class 0 by the schedule's map (taprio's
+# own parser); without one, a failure and no isochron
+iso_prio() {
+	prio=$("$bin" prio --tc 0 "$sched" 2>&1) && return 0
+	failures+=("no isochron: $prio")
+	return 1
+}
+if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ] && iso_prio; then
 	wake=$((w0_off + w0_len / 4))
 	say "isochron: $iso_frames frames of class 0, woken $((wake / 1000)) us into each ${cycle_ns} ns cycle"
-	"$bin" apply "$sched" >/dev/null
-	prio=$(awk '/^map/ {for (i = 2; i <= NF; i++) if ($i == 0) {print i - 2; exit}}' "$sched")
+	"$bin" apply --name "$name" "$sched" >/dev/null
 	ip netns exec rx isochron rcv --interface eth1 --quiet --utc-tai-offset "$tai" \
 		--stats-address 198.18.0.2 \
 		>"$stage/isochron-rcv.log" 2>&1 &
@@ -196,7 +226,7 @@ if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ]; then
 		sleep 0.3
 	done
 	rc=0
-	phase isochron isochron send --interface eth0 --client 198.18.0.2 --priority "${prio:-3}" \
+	phase isochron isochron send --interface eth0 --client 198.18.0.2 --priority "$prio" \
 		--base-time 0 --cycle-time "$(ns_s "$cycle_ns")" --shift-time "$(ns_s $((wake + 500000)))" \
 		--advance-time 0.000500000 --window-size "$(ns_s "$w0_len")" --num-frames "$iso_frames" \
 		--frame-size 128 --omit-sync --utc-tai-offset "$tai" \
@@ -226,11 +256,11 @@ if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ]; then
 		[ "$v" = like-isochron ] || extra=(--errqueue-thread)
 		mkdir -p "$stage/$v"
 		rc=0
-		phase "$v" "$bin" run "$sched" --out "$stage/$v" --count "$iso_frames" \
+		phase "$v" "$bin" run --out "$stage/$v" --count "$iso_frames" \
 			--rate "$(awk -v c="$cycle_ns" 'BEGIN {printf "%.6f", 1e9 / c}')" --tc 0 --phase "$wake" \
-			--sizes 86 --sync-threshold "$threshold_ns" "${extra[@]}" 2>"$stage/$v.err" || rc=$?
+			--sizes 86 --sync-threshold "$threshold_ns" --name "$name" "${extra[@]}" "$sched" \
+			2>"$stage/$v.err" || rc=$?
 		if [ "$rc" = 0 ]; then
-			"$bin" report "$stage/$v" 2>/dev/null
 			cp "$stage/$v/packets.csv" "$out/packets-$v.csv"
 		else
 			failures+=("the $v run exited $rc: $(tail -1 "$stage/$v.err")")
@@ -268,102 +298,43 @@ if [ -n "$phc" ] && [ -f "$out/phc2sys.log" ]; then
 			printf "%.3f,%s,%s,%s,%s\n", t - t0, $5, $6, $8, $10}' "$out/phc2sys.log" >"$out/sync-phc2sys.csv"
 fi
 
-# 6. summary.json (written in tmpfs, then copied: 9p is slow for the rewrites)
-for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv isochron-summary.txt; do
-	[ ! -f "$out/$f" ] || cp "$out/$f" "$stage/$f"
-done
-report_stage
-# The like-isochron sender latencies beside the rest
-for v in like-isochron like-isochron-errq; do
-	[ -f "$stage/$v/summary.json" ] || continue
-	jq --slurpfile l "$stage/$v/summary.json" --arg v "$v" '.metrics += [$l[0].metrics[]
-		| select((.name == "sender_latency_us" and .params.packets == "all")
-			or .name == "wake_to_enqueue_us" or .name == "enqueue_to_tx_us")
-		| .params.packets = $v]' "$stage/summary.json" >"$stage/summary.json.tmp"
-	mv "$stage/summary.json.tmp" "$stage/summary.json"
-done
-cp "$stage/summary.json" "$out/summary.json"
-
-# notes.md: the issue's targets against what this run measured, plainly
+# notes.md: what the figures cannot say (the figures and the targets are in
+# summary.json and targets.json)
 {
-	sum=$out/summary.json
-	m() { # m NAME FIELD [TC [EXTRA_PARAM VALUE]]; FIELD may be params.KEY
-		jq -r --arg n "$1" --arg f "$2" --arg tc "${3:-}" --arg k "${4:-}" --arg v "${5:-}" '
-			[.metrics[] | select(.name == $n and ($tc == "" or .params.tc == $tc)
-				and ($k == "" or .params[$k] == $v))][0]
-			| (if ($f | startswith("params.")) then .params[$f[7:]] else .[$f] end) // "n/a"' "$sum"
-	}
-	echo "taprio gate timing, schedule $(basename "$sched"), profile $profile"
+	echo "taprio gate timing, schedule $name, profile $profile"
 	echo
-	echo "Target: 0 packets outside their windows over $count packets per class."
-	for tc in 0 1 2; do
-		v=$(m violations median "$tc")
-		[ "$v" != n/a ] || continue
-		verdict="not met"
-		[ "$v" != 0 ] || verdict=met
-		echo "- class $tc: $v of $(m in_window_pct n "$tc") outside at the driver's TX timestamp ($verdict);" \
-			"at taprio's gate decision ($(m violations_at_dequeue params.probe "$tc")):" \
-			"$(m violations_at_dequeue median "$tc") of the" \
-			"$(m violations_at_dequeue params.packets_seen_by_probe "$tc") packets the probe saw;" \
-			"$(m violations_after_gate median "$tc") passed the gate inside their window and reached the" \
-			"driver after it closed (taprio dequeue to driver for those: median" \
-			"$(m dequeue_to_tx_us median "$tc" packets outside-at-tx) us, max $(m dequeue_to_tx_us max "$tc" packets outside-at-tx) us;" \
-			"for all packets: median $(m dequeue_to_tx_us median "$tc" packets all) us, p99 $(m dequeue_to_tx_us p99 "$tc" packets all) us)."
-	done
-	if [ "$(m violations_at_dequeue params.probe 0)" = kretprobe ]; then
-		echo "(kretprobe, on a kernel without the taprio_dequeue tracepoint: the time taprio_dequeue() returned," \
-			"after the gate check; an interrupt in between makes a packet let through in time look late.)"
+	echo "targets.json judges each class's packets against its windows (at the driver's TX"
+	echo "timestamp; the why says what taprio's gate decision showed) and our sender against"
+	echo "isochron's. The isochron comparison is like for like: one 128-byte frame a quarter"
+	echo "into class 0's window each cycle, alone on the wire, no probe; the measurement's"
+	echo "sender latency (three classes at once, 64 to 1400 bytes at random phases, the probe"
+	echo "attached) includes the wait for the gate."
+	if [ "$probe" = taprio_gate_kprobe ]; then
+		echo
+		echo "The gate decisions come from a kretprobe (this kernel has no taprio_dequeue"
+		echo "tracepoint): the time taprio_dequeue() returned, after the gate check; an interrupt"
+		echo "in between makes a packet let through in time look late."
 	fi
-	echo
-	echo "Gate advance lateness ($(m advance_lateness_us params.probe)): p50 $(m advance_lateness_us median) us," \
-		"p99 $(m advance_lateness_us p99) us, max $(m advance_lateness_us max) us, n $(m advance_lateness_us n)" \
-		"of $(grep '^"@advances"' "$out/probe-$probe-maps.csv" 2>/dev/null | cut -d, -f5 || echo '?') advances" \
-		"(bpftrace drops printf events when its reader falls behind)."
-	theirs=$(m isochron_sender_latency_us median 0)
-	echo
-	if [ -z "$phc" ]; then
-		echo "No isochron comparison: eth0 has no PTP clock on this kernel (isochron refuses such an interface)."
-	else
-		echo "Sender latency, class 0 (driver TX - wake-up), medians, like for like: one 128-byte frame a" \
-			"quarter into class 0's window each cycle, alone on the wire, no probe."
-		echo "- isochron: $theirs us (n $(m isochron_sender_latency_us n 0), p99 $(m isochron_sender_latency_us p99 0) us);" \
-			"wake-up to the qdisc (SCHED timestamp) $(m isochron_wake_to_enqueue_us median 0) us, the qdisc to the driver" \
-			"(software TX timestamp) $(m isochron_enqueue_to_tx_us median 0) us."
-		for v in like-isochron-errq like-isochron; do
-			what="TX timestamps read by a second thread blocked on the error queue, as isochron reads them"
-			[ "$v" = like-isochron-errq ] || what="TX timestamps read by the sending thread after each send, as in the measurement"
-			echo "- ours, $what: $(m sender_latency_us median 0 packets "$v") us" \
-				"(n $(m sender_latency_us n 0 packets "$v"), p99 $(m sender_latency_us p99 0 packets "$v") us);" \
-				"wake-up to the qdisc $(m wake_to_enqueue_us median 0 packets "$v") us, the qdisc to the driver" \
-				"$(m enqueue_to_tx_us median 0 packets "$v") us."
-		done
-		ours=$(m sender_latency_us median 0 packets like-isochron-errq)
-		if [ "$ours" != n/a ] && [ "$theirs" != n/a ] && [ "$theirs" != null ] &&
-			[ "$(m isochron_sender_latency_us n 0)" -ge 10 ]; then
-			awk -v a="$ours" -v b="$theirs" 'BEGIN {d = (b - a) / a * 100; if (d < 0) d = -d
-				printf "Ours (read as isochron reads) against isochron: %.0f%% of ours apart: %s (target: within 20%%).\n",
-					d, d <= 20 ? "met" : "not met"}'
-		else
-			echo "No comparison: isochron gave fewer than 10 complete samples in this run (see isochron-summary.txt)."
-		fi
-	fi
-	echo "In the measurement (three classes at once, 64 to 1400 bytes at random phases, the probe attached)" \
-		"class 0's median is $(m sender_latency_us median 0 packets gate-open-at-wake) us for packets whose gate was" \
-		"open at wake-up, $(m sender_latency_us median 0 packets all) us for all (those include the wait for the gate)."
 	echo
 	if [ -n "$phc" ]; then
-		echo "Clock sync: PHC - CLOCK_TAI median $(m sync_offset_ns median "" source workload) ns," \
-			"max $(m sync_offset_ns max "" source workload) ns; the run refuses to measure above $threshold_ns ns."
+		echo "Clock sync: the run refuses to measure while |PHC - CLOCK_TAI| exceeds $threshold_ns ns."
 	else
-		echo "Clock sync: none; eth0 has no PTP clock on this kernel, so CLOCK_TAI is the system clock plus $tai s."
+		echo "Clock sync: none; eth0 has no PTP clock on this kernel, so CLOCK_TAI is the system"
+		echo "clock plus $tai s, and there is no isochron comparison."
 	fi
+	echo
+	echo "bpftrace drops printf events when its reader falls behind: advance_lateness_us may"
+	echo "count fewer advances than the probe's @advances map (probe-$probe-maps.csv)."
 	echo
 	echo "Under TCG (meta.json: accel) a vCPU stalls for milliseconds whenever the host runs something"
 	echo "else on its core: late gate advances, and packets that passed their gate in time but reached"
 	echo "the driver after it closed, are the emulation's. Compare runs of the same host, load and"
 	echo "vCPU count."
-} >"$out/notes.md.tmp" 2>/dev/null && mv "$out/notes.md.tmp" "$out/notes.md"
-[ -z "$reason" ] || {
-	echo "taprio: $reason" >&2
-	exit 1
-}
+} >"$out/notes.md"
+
+# 6. summary.json and targets.json (written in tmpfs, then copied: 9p is slow
+# for the rewrites)
+for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv isochron-summary.txt; do
+	[ ! -f "$out/$f" ] || cp "$out/$f" "$stage/$f"
+done
+finish || exit 1

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packet figures of a run (DIR/packets.csv): per class, how many
+ * packets left outside their window by the driver's TX timestamp, their
+ * latencies; and with the probe's dequeue times (probe-taprio_gate*.csv),
+ * how many taprio let through a closed gate and how many passed the gate
+ * in time but reached the driver after it closed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "csv.h"
+#include "output.h"
+#include "stats.h"
+#include "taprio.h"
+
+/* The latency columns of packets.csv, in the order of lat[] */
+enum { L_GATE, L_ENQ_TX, L_PATH, L_SENDER, L_SENDER_OPEN, NLAT };
+static const char *const lat_cols[NLAT] = { "gate_lateness_us", "enqueue_to_tx_us",
+					    "path_delay_us", "sender_latency_us",
+					    "sender_latency_us" };
+
+/* What packets.csv holds, per class */
+struct pkts {
+	struct vec lat[TSCHED_MAX_TC][NLAT], inw[TSCHED_MAX_TC], wq[TSCHED_MAX_TC];
+	size_t viol[TSCHED_MAX_TC], sent[TSCHED_MAX_TC], notx[TSCHED_MAX_TC], norx[TSCHED_MAX_TC];
+	/* For the dequeue times: the row of each (tc, seq), the TX time and class of each row */
+	size_t *byseq[TSCHED_MAX_TC], nseq[TSCHED_MAX_TC], rows;
+	int64_t *txs;
+	int *tcs_of;
+	int maxtc;
+};
+
+enum { C_TC, C_IN, C_WAKE_OPEN, C_RX, C_TX, C_WAKE, C_SCHED, C_SEQ, NCOL };
+static const char *const cols[NCOL] = { "tc", "in_window", "gate_open_at_wake", "rx_ns",
+					"tx_ns", "wake_ns", "sched_ns", "seq" };
+
+/* Remember row @p->rows as packet (tc, seq) with TX time @tx */
+static void index_row(struct pkts *p, int tc, int64_t seq, int64_t tx)
+{
+	size_t i;
+
+	if (seq >= 0 && seq < 10000000 && (size_t)seq >= p->nseq[tc]) {
+		p->byseq[tc] = lab_realloc(p->byseq[tc], (size_t)seq + 1, sizeof(**p->byseq),
+					   "packet index");
+		for (i = p->nseq[tc]; i <= (size_t)seq; i++)
+			p->byseq[tc][i] = SIZE_MAX;
+		p->nseq[tc] = (size_t)seq + 1;
+	}
+	if (seq >= 0 && (size_t)seq < p->nseq[tc])
+		p->byseq[tc][seq] = p->rows;
+	p->txs = lab_realloc(p->txs, p->rows + 1, sizeof(*p->txs), "packet TX times");
+	p->tcs_of = lab_realloc(p->tcs_of, p->rows + 1, sizeof(*p->tcs_of), "packet classes");
+	p->txs[p->rows] = tx;
+	p->tcs_of[p->rows] = tc;
+	p->rows++;
+}
+
+static void read_row(struct pkts *p, const struct csv *c, const int *col, const int *ci)
+{
+	double t = fnum(c, col[C_TC]), in = fnum(c, col[C_IN]);
+	int64_t w, q;
+	int tc, k;
+
+	if (isnan(t) || t < 0 || t >= TSCHED_MAX_TC)
+		return;
+	tc = (int)t;
+	if (tc > p->maxtc)
+		p->maxtc = tc;
+	p->sent[tc]++;
+	if (isnan(in)) {
+		p->notx[tc]++;
+		return;
+	}
+	if (isnan(fnum(c, col[C_RX])))
+		p->norx[tc]++;
+	vpush(&p->inw[tc], in * 100);
+	if (in == 0)
+		p->viol[tc]++;
+	for (k = 0; k < L_SENDER_OPEN; k++)
+		vpush(&p->lat[tc][k], fnum(c, ci[k]));
+	if (fnum(c, col[C_WAKE_OPEN]) == 1)
+		vpush(&p->lat[tc][L_SENDER_OPEN], fnum(c, ci[L_SENDER_OPEN]));
+	w = fint(c, col[C_WAKE]);
+	q = fint(c, col[C_SCHED]);
+	if (w > 0 && q > 0)
+		vpush(&p->wq[tc], (double)(q - w) / 1e3);
+	index_row(p, tc, fint(c, col[C_SEQ]), fint(c, col[C_TX]));
+}
+
+/* Read @dir/packets.csv into @p; -ENOENT when there is none */
+static int read_packets(const char *dir, struct pkts *p)
+{
+	int col[NCOL], ci[NLAT], k, rc;
+	struct csv c;
+
+	memset(p, 0, sizeof(*p));
+	p->maxtc = -1;
+	rc = csv_open_in(&c, dir, "packets.csv");
+	if (rc)
+		return rc;
+	for (k = 0; k < NLAT; k++)
+		ci[k] = csv_col(&c, lat_cols[k]);
+	for (k = 0; k < NCOL; k++)
+		col[k] = csv_col(&c, cols[k]);
+	while ((rc = csv_next(&c)) > 0)
+		read_row(p, &c, col, ci);
+	csv_read_close(&c);
+	return rc < 0 ? rc : 0;
+}
+
+static void free_packets(struct pkts *p)
+{
+	int tc, k;
+
+	for (tc = 0; tc < TSCHED_MAX_TC; tc++) {
+		for (k = 0; k < NLAT; k++)
+			free(p->lat[tc][k].x);
+		free(p->inw[tc].x);
+		free(p->wq[tc].x);
+		free(p->byseq[tc]);
+	}
+	free(p->txs);
+	free(p->tcs_of);
+}
+
+/* The probe's time of one tx line: 0 when it has none */
+static int64_t probe_time(const struct csv *c, int ct, int cw, int cd, bool *exact)
+{
+	int64_t t;
+
+	if (*csv_field(c, cd)) {
+		*exact = true;
+		return fint(c, cd);
+	}
+	t = fint(c, ct);
+	if (t > 0 && fint(c, cw) >= 0)
+		return t - fint(c, cw);
+	return 0;
+}
+
+/*
+ * Dequeue times of the packets, on CLOCK_TAI: taprio checks the gate when
+ * it dequeues, the TX timestamp is the driver's. The probe printed a tx
+ * line for each of our packets the driver got (tc and seq read from its
+ * payload). On the lab kernel its start_ns is the kernel's own time of the
+ * gate decision (tracepoint taprio_dequeue); on a stock kernel its time less
+ * late_ns is the return of taprio_dequeue() (a kretprobe: a little after
+ * the check). @deq[row] gets the time of each packets.csv row (0 when the
+ * probe has no line for it: lost). *@exact tells which. Returns the number
+ * of packets with a time.
+ */
+static size_t match_dequeues(const char *dir, const struct pkts *p, int64_t *deq, bool *exact)
+{
+	int ctc, cseq, ct, cw, cd;
+	size_t matched = 0, row;
+	struct csv c;
+
+	if (csv_open_in(&c, dir, "probe-taprio_gate.csv") &&
+	    csv_open_in(&c, dir, "probe-taprio_gate_kprobe.csv"))
+		return 0;
+	ctc = csv_col(&c, "tc");
+	cseq = csv_col(&c, "seq");
+	ct = csv_col(&c, "time_ns");
+	cw = csv_col(&c, "late_ns");
+	cd = csv_col(&c, "start_ns");
+	*exact = false;
+	while (csv_next(&c) > 0) {
+		int64_t tc, seq, d;
+
+		if (strcmp(csv_field(&c, 0), "tx") || !*csv_field(&c, ctc))
+			continue;
+		tc = fint(&c, ctc);
+		seq = fint(&c, cseq);
+		d = probe_time(&c, ct, cw, cd, exact);
+		if (tc < 0 || tc >= TSCHED_MAX_TC || seq < 0 || (size_t)seq >= p->nseq[tc] || d <= 0)
+			continue;
+		row = p->byseq[tc][seq];
+		if (row == SIZE_MAX || !p->txs[row] || deq[row])
+			continue;
+		deq[row] = d;
+		matched++;
+	}
+	csv_read_close(&c);
+	return matched;
+}
+
+/* The dequeue figures of class @tc */
+static void dequeue_class(struct out *o, const struct pkts *p, const int64_t *deq,
+			  const struct tsched *s, int64_t base, int tc, const char *sname,
+			  const char *src, struct pkt_counts *pc)
+{
+	struct vec d2x = { 0 }, held = { 0 };
+	size_t m = 0, i, bad = 0;
+	char tcs[12], ms[24];
+	double v;
+
+	for (i = 0; i < p->rows; i++) {
+		if (p->tcs_of[i] != tc || !deq[i])
+			continue;
+		m++;
+		vpush(&d2x, (double)(p->txs[i] - deq[i]) / 1e3);
+		if (!tsched_gate(s, base, tc, deq[i], NULL, NULL, NULL))
+			bad++;
+		else if (!tsched_gate(s, base, tc, p->txs[i], NULL, NULL, NULL))
+			/* through the gate in time, at the driver too late */
+			vpush(&held, (double)(p->txs[i] - deq[i]) / 1e3);
+	}
+	snprintf(ms, sizeof(ms), "%zu", m);
+	snprintf(tcs, sizeof(tcs), "%d", tc);
+	v = (double)bad;
+	report_metric(o, "violations_at_dequeue", (const char *[]){ "tc", tcs, "schedule", sname,
+			      "packets_seen_by_probe", ms, "probe", src, NULL }, "packets", &v, 1);
+	report_metric(o, "dequeue_to_tx_us", (const char *[]){ "tc", tcs, "schedule", sname,
+			      "probe", src, "packets", "all", NULL }, "us", d2x.x, d2x.n);
+	v = (double)held.n;
+	report_metric(o, "violations_after_gate", (const char *[]){ "tc", tcs, "schedule", sname,
+			      "probe", src, NULL }, "packets", &v, 1);
+	report_metric(o, "dequeue_to_tx_us", (const char *[]){ "tc", tcs, "schedule", sname,
+			      "probe", src, "packets", "outside-at-tx", NULL }, "us", held.x, held.n);
+	fprintf(stderr, "class %d: the probe (%s) saw the dequeue of %zu packets, %zu of them "
+		"outside their window; %zu more passed the gate inside it and reached the driver "
+		"after it closed\n", tc, src, m, bad, held.n);
+	pc->seen[tc] = (long long)m;
+	pc->at_dequeue[tc] = (long long)bad;
+	pc->after_gate[tc] = (long long)held.n;
+	free(d2x.x);
+	free(held.x);
+}
+
+/* In the window at taprio's dequeue, from the probe, with the run's schedule */
+static void report_dequeues(struct out *o, const char *dir, const char *sname,
+			    const struct pkts *p, struct pkt_counts *pc)
+{
+	char *schedule = run_info(dir, "schedule"), *base_s = run_info(dir, "base_ns");
+	struct tsched *s = lab_calloc(1, sizeof(*s), "the schedule");
+	int64_t *deq = lab_calloc(p->rows ? p->rows : 1, sizeof(*deq), "dequeue times");
+	bool exact = false;
+	char err[512], copy[4096];
+	int tc;
+
+	/* The run's copy of the schedule (schedule.sched), else the path it ran */
+	snprintf(copy, sizeof(copy), "%s/schedule.sched", dir);
+	if (base_s && (!tsched_parse_file(copy, s, err, sizeof(err)) ||
+		       (schedule && !tsched_parse_file(schedule, s, err, sizeof(err)))) &&
+	    match_dequeues(dir, p, deq, &exact)) {
+		pc->probe = exact ? "tracepoint" : "kretprobe";
+		for (tc = 0; tc <= p->maxtc; tc++)
+			dequeue_class(o, p, deq, s, strtoll(base_s, NULL, 10), tc, sname, pc->probe,
+				      pc);
+	}
+	free(deq);
+	free(s);
+	free(schedule);
+	free(base_s);
+}
+
+/* The figures of class @tc at the driver */
+static void class_metrics(struct out *o, const struct pkts *p, int tc, const char *sname)
+{
+	const char *const *tcp;
+	char tcs[8];
+	double v = (double)p->viol[tc];
+	int k;
+
+	snprintf(tcs, sizeof(tcs), "%d", tc);
+	tcp = (const char *[]){ "tc", tcs, "schedule", sname, NULL };
+	report_metric(o, "in_window_pct", tcp, "%", p->inw[tc].x, p->inw[tc].n);
+	report_metric(o, "violations", tcp, "packets", &v, 1);
+	for (k = 0; k < L_SENDER; k++)
+		report_metric(o, lat_cols[k], tcp, "us", p->lat[tc][k].x, p->lat[tc][k].n);
+	report_metric(o, "sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
+			      "packets", "all", NULL }, "us", p->lat[tc][L_SENDER].x,
+		      p->lat[tc][L_SENDER].n);
+	report_metric(o, "sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
+			      "packets", "gate-open-at-wake", NULL }, "us",
+		      p->lat[tc][L_SENDER_OPEN].x, p->lat[tc][L_SENDER_OPEN].n);
+	report_metric(o, "wake_to_enqueue_us", tcp, "us", p->wq[tc].x, p->wq[tc].n);
+	fprintf(stderr, "class %d: %zu sent, %zu without TX timestamp, %zu not received, "
+		"%zu outside their window\n", tc, p->sent[tc], p->notx[tc], p->norx[tc], p->viol[tc]);
+}
+
+int report_packets(struct out *o, const char *dir, const char *sname, struct pkt_counts *pc)
+{
+	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
+	int tc, rc;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->maxtc = -1;
+	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
+		pc->seen[tc] = -1;
+	rc = read_packets(dir, p);
+	if (!rc) {
+		report_dequeues(o, dir, sname, p, pc);
+		for (tc = 0; tc <= p->maxtc; tc++)
+			class_metrics(o, p, tc, sname);
+		pc->maxtc = p->maxtc;
+		memcpy(pc->viol, p->viol, sizeof(pc->viol));
+		memcpy(pc->sent, p->sent, sizeof(pc->sent));
+	}
+	free_packets(p);
+	free(p);
+	return rc;
+}
+
+int report_sender(struct out *o, const char *dir, const char *sname, const char *tag,
+		  double *median)
+{
+	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
+	char tcs[8];
+	int tc, rc;
+
+	if (median)
+		*median = NAN;
+	rc = read_packets(dir, p);
+	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
+		const char *const *tp;
+
+		snprintf(tcs, sizeof(tcs), "%d", tc);
+		tp = (const char *[]){ "tc", tcs, "schedule", sname, "packets", tag, NULL };
+		report_metric(o, "enqueue_to_tx_us", tp, "us", p->lat[tc][L_ENQ_TX].x,
+			      p->lat[tc][L_ENQ_TX].n);
+		report_metric(o, "sender_latency_us", tp, "us", p->lat[tc][L_SENDER].x,
+			      p->lat[tc][L_SENDER].n);
+		report_metric(o, "wake_to_enqueue_us", tp, "us", p->wq[tc].x, p->wq[tc].n);
+		if (median && tc == 0)
+			*median = stats_median(p->lat[0][L_SENDER].x, p->lat[0][L_SENDER].n);
+	}
+	free_packets(p);
+	free(p);
+	return rc;
+}
+
+int report_variant(struct out *o, const char *dir, const char *variant)
+{
+	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
+	char tcs[8];
+	int tc, rc;
+
+	rc = read_packets(dir, p);
+	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
+		const char *const *tp;
+		double v = (double)p->viol[tc];
+
+		snprintf(tcs, sizeof(tcs), "%d", tc);
+		tp = (const char *[]){ "tc", tcs, "schedule", variant, NULL };
+		report_metric(o, "in_window_pct", tp, "%", p->inw[tc].x, p->inw[tc].n);
+		report_metric(o, "violations", tp, "packets", &v, 1);
+		report_metric(o, "gate_lateness_us", tp, "us", p->lat[tc][L_GATE].x,
+			      p->lat[tc][L_GATE].n);
+	}
+	free_packets(p);
+	free(p);
+	return rc;
+}

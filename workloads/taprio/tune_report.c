@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tune-report: the table and the recommendation of a tuning sweep, from
+ * the summary.json of each variant (DIR/tune/KIND-tcN-xSCALE/, written by
+ * `taprio report`) and its schedule.sched. Writes DIR/tune.csv, one line a
+ * variant and class:
+ *   kind,tc,scale,window_us,cycle_us,packets,violations,in_window_pct,
+ *   p99_lateness_us,median_lateness_us
+ * (a figure the variant does not have is an empty field), and
+ * DIR/tune-recommendation.txt: per class, the shortest window with no
+ * violation and a p99 gate lateness within the bound. A variant without
+ * both figures (not measured, or too few packets for a p99) is never
+ * recommended.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "output.h"
+#include "taprio.h"
+
+struct tune_row {
+	char kind[16], scale[16];
+	int tc;
+	double scale_v;
+	long long window_us, cycle_us;	/* -1: no schedule */
+	/* NAN: the variant does not have the figure */
+	double packets, violations, in_window, p99, median;
+};
+
+/* The statistic @field of metric @name of class @tc in @root, NAN when absent or null */
+static double figure(json_t *root, const char *name, int tc, const char *field)
+{
+	json_t *m;
+	size_t i;
+	char tcs[8];
+
+	snprintf(tcs, sizeof(tcs), "%d", tc);
+	json_array_foreach(json_object_get(root, "metrics"), i, m) {
+		const char *n = json_string_value(json_object_get(m, "name"));
+		const char *t = json_string_value(json_object_get(json_object_get(m, "params"),
+								  "tc"));
+		json_t *v;
+
+		if (!n || !t || strcmp(n, name) || strcmp(t, tcs))
+			continue;
+		v = json_object_get(m, field);
+		return json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	return NAN;
+}
+
+/* The windows of class @tc in the variant's schedule, in whole us */
+static void row_windows(struct tune_row *r, const struct tsched *s)
+{
+	int64_t c = tsched_cycle(s), open = 0;
+	size_t e;
+
+	for (e = 0; e < s->n_entries; e++) {
+		int64_t start = tsched_entry_offset(s, e), end = start + s->entries[e].interval;
+
+		if (!((s->entries[e].gate_mask >> r->tc) & 1) || start >= c)
+			continue;
+		open += (end > c ? c : end) - start;
+	}
+	r->window_us = open / 1000;
+	r->cycle_us = c / 1000;
+}
+
+static void row_figures(struct tune_row *r, json_t *root)
+{
+	r->packets = figure(root, "in_window_pct", r->tc, "n");
+	r->violations = figure(root, "violations", r->tc, "median");
+	r->in_window = figure(root, "in_window_pct", r->tc, "mean");
+	r->p99 = figure(root, "gate_lateness_us", r->tc, "p99");
+	r->median = figure(root, "gate_lateness_us", r->tc, "median");
+}
+
+struct rows {
+	struct tune_row *r;
+	size_t n;
+};
+
+/* The rows of variant @name (KIND-tcN-xSCALE) in folder @dir */
+static void add_variant(struct rows *rows, const char *dir, const char *name)
+{
+	char kind[16], tcs[8], scale[16], path[4096 + 512];
+	struct tune_row base = { 0 };
+	struct tsched *s;
+	json_t *root;
+	int tc, first, last;
+
+	if (sscanf(name, "%15[a-z]-tc%7[0-9a-z]-x%15[0-9.]", kind, tcs, scale) != 3)
+		return;
+	snprintf(path, sizeof(path), "%s/%s/schedule.sched", dir, name);
+	s = schedule_load(path, true, NULL);
+	snprintf(path, sizeof(path), "%s/%s/summary.json", dir, name);
+	root = json_load_file(path, 0, NULL);
+	snprintf(base.kind, sizeof(base.kind), "%s", kind);
+	snprintf(base.scale, sizeof(base.scale), "%s", scale);
+	base.scale_v = strtod(scale, NULL);
+	first = last = (int)strtol(tcs, NULL, 10);
+	if (!strcmp(tcs, "all")) {
+		first = 0;
+		last = s ? s->num_tc - 1 : -1;
+	}
+	for (tc = first; tc <= last; tc++) {
+		struct tune_row *r;
+
+		rows->r = lab_realloc(rows->r, rows->n + 1, sizeof(*rows->r), "tune rows");
+		r = &rows->r[rows->n++];
+		*r = base;
+		r->tc = tc;
+		r->packets = r->violations = r->in_window = r->p99 = r->median = NAN;
+		if (s)
+			row_windows(r, s);
+		else
+			r->window_us = r->cycle_us = -1;
+		if (root)
+			row_figures(r, root);
+	}
+	json_decref(root);
+	free(s);
+}
+
+/* The sweep's order: the window variants first, by class, then by scale */
+static int row_cmp(const void *a, const void *b)
+{
+	const struct tune_row *x = a, *y = b;
+	int k = strcmp(y->kind, x->kind);
+
+	if (k)
+		return k;
+	if (x->tc != y->tc)
+		return x->tc - y->tc;
+	return (x->scale_v > y->scale_v) - (x->scale_v < y->scale_v);
+}
+
+static void put_num(FILE *f, double v, const char *fmt)
+{
+	fputc(',', f);
+	if (!isnan(v))
+		fprintf(f, fmt, v);
+}
+
+static int write_table(const char *dir, const struct rows *rows)
+{
+	struct atomic_file af;
+	size_t i;
+	int rc = csv_open(&af, dir, "tune.csv", "kind,tc,scale,window_us,cycle_us,packets,"
+			  "violations,in_window_pct,p99_lateness_us,median_lateness_us");
+
+	if (rc)
+		return rc;
+	for (i = 0; i < rows->n; i++) {
+		const struct tune_row *r = &rows->r[i];
+
+		fprintf(af.f, "%s,%d,%s,", r->kind, r->tc, r->scale);
+		if (r->window_us >= 0)
+			fprintf(af.f, "%lld,%lld", r->window_us, r->cycle_us);
+		else
+			fputc(',', af.f);
+		put_num(af.f, r->packets, "%.0f");
+		put_num(af.f, r->violations, "%.0f");
+		put_num(af.f, r->in_window, "%.3f");
+		put_num(af.f, r->p99, "%.3f");
+		put_num(af.f, r->median, "%.3f");
+		fputc('\n', af.f);
+	}
+	return atomic_commit(&af);
+}
+
+/* A window variant of class @tc with both figures */
+static bool judged(const struct tune_row *r, int tc)
+{
+	return !strcmp(r->kind, "window") && r->tc == tc && !isnan(r->violations) &&
+	       !isnan(r->p99) && r->window_us >= 0;
+}
+
+static void recommend_class(FILE *f, const struct rows *rows, int tc, double bound)
+{
+	const struct tune_row *best = NULL, *near = NULL;
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct tune_row *r = &rows->r[i];
+
+		if (!judged(r, tc))
+			continue;
+		if (r->violations == 0 && r->p99 <= bound &&
+		    (!best || r->window_us < best->window_us))
+			best = r;
+		if (!near || r->violations < near->violations ||
+		    (r->violations == near->violations && r->p99 < near->p99))
+			near = r;
+	}
+	if (best)
+		fprintf(f, "class %d: shortest window meeting the bound: %lld us (scale %s)\n", tc,
+			best->window_us, best->scale);
+	else if (near)
+		fprintf(f, "class %d: no window of the sweep met the bound; nearest: window %lld us "
+			"(scale %s): %.0f of %.0f packets outside, p99 %.0f us\n", tc,
+			near->window_us, near->scale, near->violations, near->packets, near->p99);
+	else
+		fprintf(f, "class %d: no window of the sweep met the bound; nearest: none measured "
+			"(no variant has both its violations and a p99)\n", tc);
+}
+
+static int write_recommendation(const char *dir, const struct rows *rows, const char *name,
+				double bound, int num_tc)
+{
+	struct atomic_file af;
+	char path[4096];
+	int tc, rc;
+
+	snprintf(path, sizeof(path), "%s/tune-recommendation.txt", dir);
+	rc = atomic_open(&af, path);
+	if (rc)
+		return rc;
+	fprintf(af.f, "schedule: %s; bound: p99 gate lateness <= %g us and no violation\n",
+		name, bound);
+	for (tc = 0; tc < num_tc; tc++)
+		recommend_class(af.f, rows, tc, bound);
+	return atomic_commit(&af);
+}
+
+int cmd_tune_report(int argc, char **argv)
+{
+	const char *dir = NULL, *name = NULL;
+	double bound = 1000;
+	const struct lab_opt opts[] = {
+		LAB_OPT_STR("out", &dir, "DIR", "the sweep's folder (its variants in DIR/tune/)",
+			    true),
+		LAB_OPT_DBL("bound-us", &bound, 0, 1e9, "the p99 gate lateness bound (1000)"),
+		LAB_OPT_STR("name", &name, "NAME", "the schedule's name in the text", false),
+		LAB_OPT_END
+	};
+	const char *file = verb_file(argc, argv, lab_parse(argc, argv, opts));
+	struct tsched *s = schedule_load(file, true, name);
+	struct rows rows = { 0 };
+	struct dirent **names;
+	char tune[4096];
+	int n, i, rc;
+
+	if (!s)
+		return 1;
+	snprintf(tune, sizeof(tune), "%s/tune", dir);
+	n = scandir(tune, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.')
+			add_variant(&rows, tune, names[i]->d_name);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	qsort(rows.r, rows.n, sizeof(*rows.r), row_cmp);
+	rc = write_table(dir, &rows);
+	if (!rc)
+		rc = write_recommendation(dir, &rows, s->file, bound, s->num_tc);
+	if (rc)
+		fprintf(stderr, "%s: tune-report in %s: %s\n", lab_prog, dir, strerror(-rc));
+	free(rows.r);
+	free(s);
+	return rc ? 1 : 0;
+}
