@@ -343,69 +343,35 @@ static void report_run(struct out *o, const char *dir, const char *sname)
 		target_isochron(o, ours, theirs, n_theirs, iso);
 }
 
-/*
- * The reasons of repeated --failed options, joined by "; " into @reason,
- * taken out of argv (lab_parse keeps one value an option); returns the new argc.
- */
-static int take_failed(int argc, char **argv, char *reason, size_t len)
-{
-	int i, k = 1;
-	size_t used = 0;
-
-	for (i = 1; i < argc; i++) {
-		const char *v = NULL;
-
-		if (!strcmp(argv[i], "--")) {
-			while (i < argc)
-				argv[k++] = argv[i++];
-			break;
-		}
-		if (!strcmp(argv[i], "--failed")) {
-			if (i + 1 >= argc)
-				lab_usage_error("option '--failed' needs a value (REASON)");
-			v = argv[++i];
-		} else if (!strncmp(argv[i], "--failed=", 9)) {
-			v = argv[i] + 9;
-		}
-		if (!v) {
-			argv[k++] = argv[i];
-			continue;
-		}
-		if (!*v)
-			lab_usage_error("--failed: the reason is empty");
-		used += (size_t)snprintf(reason + used, used < len ? len - used : 0, "%s%s",
-					 used ? "; " : "", v);
-	}
-	return k;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	const char *out = NULL, *variants = NULL, *sname;
-	bool failed_help = false;
+	struct lab_list failed = { 0 };
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("out", &out, "DIR", "the run directory: its CSV files in, "
 			    "summary.json and targets.json out", true),
 		LAB_OPT_STR("variants", &variants, "DIR",
 			    "a tuning sweep's variants, one subfolder each", false),
-		LAB_OPT_FLAG("failed", &failed_help, "REASON (repeatable): the run failed so"),
+		LAB_OPT_LIST("failed", &failed, "REASON", "the run failed so (repeatable)"),
 		LAB_OPT_END
 	};
-	char reason[4096] = "", *schedule;
+	char *reason, *schedule;
 	struct out *o;
 	int rc;
 
-	argc = take_failed(argc, argv, reason, sizeof(reason));
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
 	o = out_open(out, "taprio");
 	if (!o)
 		return 1;
+	reason = lab_list_join(&failed, "; ");
+	lab_list_free(&failed);
 	schedule = run_info(out, "schedule");
 	sname = schedule ? strrchr(schedule, '/') ? strrchr(schedule, '/') + 1 : schedule : "none";
 	report_run(o, out, sname);
 	if (variants)
 		report_variants(o, variants);
-	rc = out_close(o, *reason ? reason : NULL);
+	rc = out_close(o, reason);
+	free(reason);
 	free(schedule);
 	if (rc || write_failed) {
 		fprintf(stderr, "%s: report of %s: the results could not be written\n", lab_prog,
