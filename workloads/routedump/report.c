@@ -139,7 +139,7 @@ static void metric(struct report *r, const char *name, const char *const *params
 		   const double *x, size_t n)
 {
 	if (out_metric(r->o, name, params, unit, x, n))
-		r->write_err = 1;
+		r->json_err = 1;
 }
 
 /* The dump metrics of one group into summary.json */
@@ -289,11 +289,18 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	if (!report_read(r))
 		all_metrics(r);
-	if (write_derived(r) || write_targets(r))
+	if (write_derived(r))
 		r->write_err = 1;
+	write_targets(r);
+	/*
+	 * summary.json is written before targets.json each time: when the
+	 * summary can be written at all, the file that failed is targets.json.
+	 */
+	if (r->json_err)
+		report_fail(r, "cannot write %s/targets.json", r->out);
 	if (out_close(r->o, r->failure[0] ? r->failure : NULL))
 		r->write_err = 1;
-	if (r->write_err)
+	if (r->write_err || r->json_err)
 		fprintf(stderr, "%s: report: a file of %s could not be written (see above)\n", lab_prog, r->out);
-	return r->write_err || r->failure[0] ? 1 : 0;
+	return r->write_err || r->json_err || r->failure[0] ? 1 : 0;
 }

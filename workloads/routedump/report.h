@@ -47,7 +47,8 @@ struct report {
 	size_t buf0;		/* the first --bufsize: the one iproute2 and the targets are judged at */
 
 	char failure[600];
-	int write_err;		/* a JSON or CSV file that could not be written */
+	int write_err;		/* a CSV file that could not be written (named in failure) */
+	int json_err;		/* summary.json or targets.json could not be written */
 };
 
 /* Read dump.csv, iproute2.csv, insert.csv and insert-summary.csv of r->out: 0, or -1 with r->failure */

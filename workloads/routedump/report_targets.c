@@ -29,7 +29,7 @@ static void target(struct report *r, const char *name, double measured, double l
 		   enum target_verdict met, const char *why)
 {
 	if (out_target(r->o, name, measured, limit, unit, met, why))
-		r->write_err = 1;
+		r->json_err = 1;
 }
 
 static enum target_verdict verdict(bool met)
@@ -139,5 +139,5 @@ int write_targets(struct report *r)
 				iproute2_target(r, r->fam[fi], r->sizes[si], r->mode[mi]);
 		}
 	insert_targets(r);
-	return r->write_err ? -1 : 0;
+	return r->json_err ? -1 : 0;
 }
