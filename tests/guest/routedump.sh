@@ -93,11 +93,20 @@ bad inet7 populate --routes 10 --family inet7
 bad 2048 run --bufsize 2048 --out "$tmp/r"
 bad 1024 dump --routes 10 --mode strict_all --bufsize 1024
 bad medium run --profile medium --out "$tmp/r"
+bad bogus conform --suite bogus
 echo "# bad input: $SECONDS s so far"
 check "refused commands left nothing configured in the initial namespace (links, routes, namespaces)" \
 	"$before_init" "$(state "")"
 check "refused commands left nothing configured in namespace $ns" "$before_ns" "$(state "$ns")"
 check "refused commands wrote no results" no "$([ -e "$tmp/r" ] && echo yes || echo no)"
+
+# A sub-suite alone: the route filters, no dump checks, no fuzz
+got_rc=0
+"$bin" conform --suite filters >"$tmp/sub.tap" 2>/dev/null || got_rc=$?
+check "conform --suite filters exits 0" 0 "$got_rc"
+check "conform --suite filters runs the route filters only" "yes 0 0" \
+	"$(grep -q '^ok .*RTM_GETROUTE/ipv6 strict, filter' "$tmp/sub.tap" && echo yes || echo no) \
+$(grep -c '^ok .*fuzz' "$tmp/sub.tap") $(grep -c '^ok .*getsockopt' "$tmp/sub.tap")"
 
 # 3. Results that cannot be written fail the workload, naming the file
 # (a folder where the file should go: rename(2) refuses it, EISDIR)

@@ -5,7 +5,8 @@
  * fields, a short header, an attribute the dump does not take: refused
  * with the kernel's extack message) and off (tolerated as before 4.20);
  * getsockopt(NETLINK_GET_STRICT_CHK); the route filters (conform_routes.c);
- * the fuzz (fuzz.c). One suite: --fuzz 0 leaves the fuzz out.
+ * the fuzz (fuzz.c). Sub-suites with --suite: checks (sockopt and the
+ * dump checks), filters (the route filters), fuzz; all by default.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -208,7 +209,24 @@ static void setup_namespace(struct nl_sock *s, int *ifx)
 		tap_bail("setting up the namespace failed (see stderr)");
 }
 
-static void run_suites(uint64_t fuzz, uint64_t seed, const char *out)
+/* Which sub-suites run: --suite all|checks|filters|fuzz */
+enum { S_CHECKS = 1, S_FILTERS = 2, S_FUZZ = 4, S_ALL = 7 };
+
+static unsigned int suites_of(const char *s)
+{
+	static const struct {
+		const char *name;
+		unsigned int bits;
+	} names[] = { { "all", S_ALL }, { "checks", S_CHECKS }, { "filters", S_FILTERS }, { "fuzz", S_FUZZ } };
+	int i;
+
+	for (i = 0; i < ARRAY_LEN(names); i++)
+		if (!strcmp(s, names[i].name))
+			return names[i].bits;
+	lab_usage_error("unknown suite '%s': expected all, checks, filters or fuzz", s);
+}
+
+static void run_suites(unsigned int which, uint64_t fuzz, uint64_t seed, const char *out)
 {
 	struct nl_sock strict, legacy;
 	uint64_t t0 = mono_ns();
@@ -219,19 +237,24 @@ static void run_suites(uint64_t fuzz, uint64_t seed, const char *out)
 		tap_bail("no netlink sockets");
 	setup_namespace(&strict, ifx);
 	tap_diag("set-up: %.1f s", (mono_ns() - t0) / 1e9);
-	t0 = mono_ns();
-	suite_sockopt();
-	suite_dump_checks(&strict, &legacy);
-	suite_old_link_dump(&strict, &legacy);
-	suite_stats_mask(&strict, &legacy);
-	tap_diag("dump checks: %.1f s", (mono_ns() - t0) / 1e9);
-	t0 = mono_ns();
-	suite_route_filters(&strict, &legacy, ifx);
-	tap_diag("route filters: %.1f s", (mono_ns() - t0) / 1e9);
-	t0 = mono_ns();
-	if (fuzz)
+	if (which & S_CHECKS) {
+		t0 = mono_ns();
+		suite_sockopt();
+		suite_dump_checks(&strict, &legacy);
+		suite_old_link_dump(&strict, &legacy);
+		suite_stats_mask(&strict, &legacy);
+		tap_diag("dump checks: %.1f s", (mono_ns() - t0) / 1e9);
+	}
+	if (which & S_FILTERS) {
+		t0 = mono_ns();
+		suite_route_filters(&strict, &legacy, ifx);
+		tap_diag("route filters: %.1f s", (mono_ns() - t0) / 1e9);
+	}
+	if ((which & S_FUZZ) && fuzz) {
+		t0 = mono_ns();
 		suite_fuzz(fuzz, seed, out);
-	tap_diag("fuzz: %.1f s", (mono_ns() - t0) / 1e9);
+		tap_diag("fuzz: %.1f s", (mono_ns() - t0) / 1e9);
+	}
 	nl_close(&strict);
 	nl_close(&legacy);
 }
@@ -239,16 +262,19 @@ static void run_suites(uint64_t fuzz, uint64_t seed, const char *out)
 int cmd_conform(int argc, char **argv)
 {
 	unsigned long long fuzz = 2000;
-	const char *seed_s = NULL, *out = NULL;
+	const char *seed_s = NULL, *out = NULL, *suite = "all";
 	const struct lab_opt opts[] = {
+		LAB_OPT_STR("suite", &suite, "NAME", "all (default), checks, filters or fuzz", false),
 		LAB_OPT_U64("fuzz", &fuzz, 0, 100000000, "mutated dump requests (2000; 0: no fuzz)"),
 		LAB_OPT_STR("seed", &seed_s, "S", "the fuzz's seed (random; printed for a replay)", false),
 		LAB_OPT_STR("out", &out, "DIR", "a folder for fuzz.csv and fuzz-errno.csv (none)", false),
 		LAB_OPT_END
 	};
+	unsigned int which;
 	uint64_t seed;
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
+	which = suites_of(suite);
 	seed = seed_s ? lab_parse_uint("--seed", seed_s, 0, UINT64_MAX) : real_ns() ^ (uint64_t)getpid();
 	if (out && mkdir(out, 0755) && errno != EEXIST)
 		lab_die("cannot create %s: %s", out, strerror(errno));
@@ -256,6 +282,6 @@ int cmd_conform(int argc, char **argv)
 		return 1;
 	tap_diag("routedump conform: strict checking of dump requests (NETLINK_GET_STRICT_CHK), seed %" PRIu64,
 		 seed);
-	run_suites(fuzz, seed, out);
+	run_suites(which, fuzz, seed, out);
 	return tap_finish();
 }
