@@ -1,9 +1,11 @@
 #!/bin/bash
-# The route dump lab's conformance suite in the guest, as TAP (issue 6):
-# `routedump conformance` (strict checking of every dump type the 4.20
-# series changed, getsockopt, route filters, the fuzz) in a network
-# namespace of its own, then bad input: refused with exit code 2, naming the
-# value, and nothing left configured.
+# The route dump lab's conformance suite in the guest, as TAP:
+# `routedump conform` (strict checking of every dump type the 4.20 series
+# changed, getsockopt, route filters, the fuzz) in a network namespace of
+# its own; bad input: refused with exit code 2, naming the value, and
+# nothing left configured; then the results road: a file that cannot be
+# written fails run and report naming it, and the driver's failures (a
+# probe, the conformance suite) reach summary.json as its status.
 #
 # ROUTEDUMP_FUZZ: fuzz count (2000), ROUTEDUMP_SEED: its seed (random),
 # ROUTEDUMP_OUT: a folder for fuzz.csv and fuzz-errno.csv (none).
@@ -24,7 +26,7 @@ ip netns add "$ns"
 out_args=()
 [ -z "${ROUTEDUMP_OUT:-}" ] || out_args=(--out "$ROUTEDUMP_OUT")
 rc=0
-ip netns exec "$ns" "$bin" conformance --fuzz "$fuzz" --seed "$seed" "${out_args[@]}" \
+ip netns exec "$ns" "$bin" conform --fuzz "$fuzz" --seed "$seed" "${out_args[@]}" \
 	>"$tmp/conf.tap" 2>"$tmp/conf.err" || rc=$?
 # (bash only: a process costs a fraction of a second under TCG)
 c_failed=0
@@ -41,9 +43,9 @@ done <"$tmp/conf.tap"
 while IFS= read -r line; do
 	echo "# stderr: $line"
 done <"$tmp/conf.err"
-echo "# routedump conformance: $SECONDS s so far"
+echo "# routedump conform: $SECONDS s so far"
 
-check "routedump conformance exits 0 exactly when all its tests pass" \
+check "routedump conform exits 0 exactly when all its tests pass" \
 	"$([ "$c_failed" = 0 ] && echo 0 || echo 1)" "$rc"
 
 # 2. Bad input: exit code 2, the value named, nothing configured (the state
@@ -81,19 +83,89 @@ bad() { # bad VALUE ARGS...: routedump ARGS must refuse, naming VALUE, here and 
 }
 before_init=$(state "")
 before_ns=$(state "$ns")
-bad 0 bench --routes 0 --out "$tmp/r"
-bad abc bench --routes abc --out "$tmp/r"
-bad 3000000 bench --routes 3000000 --out "$tmp/r"
-bad -5 bench --routes 10000,-5 --out "$tmp/r"
-bad strict_everything bench --modes strict_table,strict_everything --out "$tmp/r"
-bad 5 bench --family 5 --out "$tmp/r"
+bad 0 run --routes 0 --out "$tmp/r"
+bad abc run --routes abc --out "$tmp/r"
+bad 3000000 run --routes 3000000 --out "$tmp/r"
+bad -5 run --routes 10000,-5 --out "$tmp/r"
+bad strict_everything run --modes strict_table,strict_everything --out "$tmp/r"
+bad 5 run --family 5 --out "$tmp/r"
 bad inet7 populate --routes 10 --family inet7
-bad 2048 bench --bufsize 2048 --out "$tmp/r"
+bad 2048 run --bufsize 2048 --out "$tmp/r"
 bad 1024 dump --routes 10 --mode strict_all --bufsize 1024
-bad medium bench --profile medium --out "$tmp/r"
+bad medium run --profile medium --out "$tmp/r"
+bad bogus conform --suite bogus
 echo "# bad input: $SECONDS s so far"
 check "refused commands left nothing configured in the initial namespace (links, routes, namespaces)" \
 	"$before_init" "$(state "")"
 check "refused commands left nothing configured in namespace $ns" "$before_ns" "$(state "$ns")"
 check "refused commands wrote no results" no "$([ -e "$tmp/r" ] && echo yes || echo no)"
+
+# A sub-suite alone: the route filters, no dump checks, no fuzz
+got_rc=0
+"$bin" conform --suite filters >"$tmp/sub.tap" 2>/dev/null || got_rc=$?
+check "conform --suite filters exits 0" 0 "$got_rc"
+check "conform --suite filters runs the route filters only" "yes 0 0" \
+	"$(grep -q '^ok .*RTM_GETROUTE/ipv6 strict, filter' "$tmp/sub.tap" && echo yes || echo no) \
+$(grep -c '^ok .*fuzz' "$tmp/sub.tap") $(grep -c '^ok .*getsockopt' "$tmp/sub.tap")"
+
+# 3. Results that cannot be written fail the workload, naming the file
+# (a folder where the file should go: rename(2) refuses it, EISDIR)
+small=(--routes 100 --family 4 --reps 1 --warmup 0 --iproute2 none --anchor-insert 0)
+status() { jq -r '.status + ": " + (.reason // "")' "$1/summary.json" 2>/dev/null || echo "no summary.json"; }
+mkdir -p "$tmp/w/dump.csv"
+got_rc=0
+"$bin" run "${small[@]}" --out "$tmp/w" >/dev/null 2>"$tmp/err" || got_rc=$?
+check "run with dump.csv unwritable exits 1" 1 "$got_rc"
+check "run with dump.csv unwritable names it" yes "$(grep -q "run failed: cannot write $tmp/w/dump.csv" "$tmp/err" && echo yes || echo no)"
+got_rc=0
+"$bin" run "${small[@]}" --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
+check "run of 100 routes exits 0" 0 "$got_rc"
+got_rc=0
+"$bin" report --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
+check "report of it exits 0" 0 "$got_rc"
+check "report of it: status ok" "ok: " "$(status "$tmp/ok")"
+check "report of it: 43 metrics (7 for each of 6 modes and the insert rate)" 43 \
+	"$(jq '.metrics | length' "$tmp/ok/summary.json" 2>/dev/null || echo none)"
+check "report of it: targets.json holds targets" yes \
+	"$(jq -e 'length > 0' "$tmp/ok/targets.json" >/dev/null 2>&1 && echo yes || echo no)"
+for f in speedup.csv targets.json; do
+	mkdir -p "$tmp/w-$f"
+	cp "$tmp/ok/"{dump,iproute2,insert,insert-summary}.csv "$tmp/w-$f/"
+	mkdir "$tmp/w-$f/$f"
+	got_rc=0
+	"$bin" report --out "$tmp/w-$f" >/dev/null 2>"$tmp/err" || got_rc=$?
+	check "report with $f unwritable exits 1" 1 "$got_rc"
+	check "report with $f unwritable: stderr names it" yes \
+		"$(grep -q "cannot write $tmp/w-$f/$f" "$tmp/err" && echo yes || echo no)"
+	# targets.json is written beside summary.json from the start: the
+	# summary stays "failed: incomplete", the reason cannot be added
+	case $f in
+	targets.json) want="failed: incomplete: the workload did not finish" ;;
+	*) want="failed: cannot write $tmp/w-$f/$f" ;;
+	esac
+	check "report with $f unwritable: status failed" "$want" "$(status "$tmp/w-$f" | sed 's/: EISDIR$//')"
+done
+got_rc=0
+"$bin" report --out "$tmp/w" --failed "a probe" --failed="the suite" >/dev/null 2>"$tmp/err" || got_rc=$?
+check "report with --failed exits 1" 1 "$got_rc"
+check "report with --failed: status failed with every reason" \
+	"failed: a probe; the suite; $tmp/w/dump.csv cannot be read: the run did not finish" "$(status "$tmp/w")"
+echo "# results road: $SECONDS s so far"
+
+# 4. The driver: a probe that does not start and a failing conformance
+# suite leave summary.json failed with both reasons (stand-ins for both)
+mkdir -p "$tmp/bin" "$tmp/d"
+printf '#!/bin/bash\necho "stand-in bpftrace: no probes" >&2\nexit 1\n' >"$tmp/bin/bpftrace"
+printf '#!/bin/bash\necho "not ok 1 - stand-in"\necho "1..1"\nexit 1\n' >"$tmp/suite"
+chmod +x "$tmp/bin/bpftrace" "$tmp/suite"
+got_rc=0
+PATH=$tmp/bin:$PATH LAB_WL_OUT=$tmp/d LAB_PROFILE=quick LAB_ROUTEDUMP_SUITE=$tmp/suite \
+	LAB_ROUTEDUMP_ARGS="${small[*]}" "$LAB_SRC/workloads/routedump/driver.sh" >/dev/null 2>"$tmp/err" || got_rc=$?
+check "driver with a failed probe and suite exits 1" 1 "$got_rc"
+check "driver with a failed probe and suite: status failed with both reasons" \
+	"failed: conformance: 1 tests failed (see conformance.tap); probe route_dump did not start (see probe-route_dump.err)" \
+	"$(status "$tmp/d")"
+check "driver with a failed probe and suite: the run's metrics are there" 43 \
+	"$(jq '.metrics | length' "$tmp/d/summary.json" 2>/dev/null || echo none)"
+echo "# driver: $SECONDS s so far"
 echo "1..$n"

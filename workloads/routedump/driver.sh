@@ -1,14 +1,18 @@
 #!/bin/bash
-# The route dump lab in the guest (issue 6): the strict-checking conformance
-# suite into conformance.tap, then `routedump bench` under perf stat with
-# probes/route_dump.bt watching the kernel's dump handlers. The routes live
-# in a network namespace made for this run and removed on exit, whatever
-# happened; the driver then waits until the kernel has freed them (that
-# runs in the background and would disturb whatever is measured next).
+# The route dump lab in the guest: the strict-checking conformance suite
+# into conformance.tap, then `routedump run` under perf stat with
+# probes/route_dump.bt watching the kernel's dump handlers, and last
+# `routedump report`, which writes summary.json and targets.json from the
+# run's CSV files with every failure the driver saw as a reason. The routes
+# live in a network namespace made for this run and removed on exit,
+# whatever happened; the driver then waits until the kernel has freed them
+# (that runs in the background and would disturb whatever is measured next).
 #
 # Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
 # LAB_ROUTEDUMP_SEED fixes the fuzz seed (default: random, recorded in
-# conformance.tap and fuzz.csv); LAB_ROUTEDUMP_ARGS adds options to bench.
+# conformance.tap and fuzz.csv); LAB_ROUTEDUMP_ARGS adds options to run;
+# LAB_ROUTEDUMP_SUITE is the conformance suite to run (default
+# tests/guest/routedump.sh; the guest tests put a stand-in there).
 #
 # trace-events: netlink:netlink_extack syscalls:sys_enter_recvmsg syscalls:sys_exit_recvmsg syscalls:sys_enter_sendmsg
 set -eu
@@ -16,6 +20,8 @@ set -eu
 . "$LAB_SRC/bench/guest-lib.sh"
 
 out=$LAB_WL_OUT
+bin=$LAB_SRC/build/routedump
+suite=${LAB_ROUTEDUMP_SUITE:-$LAB_SRC/tests/guest/routedump.sh}
 profile=${LAB_PROFILE:-quick}
 case "$profile" in
 quick) fuzz=2000 ;;
@@ -57,32 +63,48 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-rc=0
+# The reasons the workload failed, for `routedump report --failed`
+failed=()
+fail() {
+	echo "routedump: FAILED: $1" >&2
+	failed+=(--failed "$1")
+}
 
 # 1. Conformance: every dump type, route filters, the fuzz (its own namespace)
 echo "== conformance: fuzz $fuzz, seed $seed" >&2
 if ! ROUTEDUMP_FUZZ=$fuzz ROUTEDUMP_SEED=$seed ROUTEDUMP_OUT=$out \
-	"$LAB_SRC/tests/guest/routedump.sh" >"$out/conformance.tap.tmp"; then
-	echo "conformance: failures, see conformance.tap" >&2
-	rc=1
+	"$suite" >"$out/conformance.tap.tmp"; then
+	bad=$(grep -c '^not ok' "$out/conformance.tap.tmp" || true)
+	fail "conformance: $bad tests failed (see conformance.tap)"
 fi
 mv "$out/conformance.tap.tmp" "$out/conformance.tap"
 grep -E '^# [0-9]+ passed' "$out/conformance.tap" >&2 || true
 
-# 2. The benchmark, in a namespace of its own, with the probe watching
+# 2. The measurement, in a namespace of its own, with the probe watching
 ip netns add "$ns"
 probe_ok=0
-probe_start route_dump && probe_ok=1
-# shellcheck disable=SC2086 # LAB_ROUTEDUMP_ARGS is a word list
-if ! phase bench ip netns exec "$ns" "$LAB_SRC/build/routedump" bench --profile "$profile" \
-	--out "$out" ${LAB_ROUTEDUMP_ARGS:-}; then
-	echo "bench: failed (see summary.json's reason)" >&2
-	rc=1
+if probe_start route_dump; then
+	probe_ok=1
+else
+	fail "probe route_dump did not start (see probe-route_dump.err)"
 fi
-[ "$probe_ok" = 0 ] || probe_stop route_dump
-[ "$probe_ok" = 1 ] || rc=1
+# shellcheck disable=SC2086 # LAB_ROUTEDUMP_ARGS is a word list
+if ! phase run ip netns exec "$ns" "$bin" run --profile "$profile" --out "$out" \
+	${LAB_ROUTEDUMP_ARGS:-} 2>"$out/run.err"; then
+	why=$(sed -n 's/^routedump: run failed: //p' "$out/run.err" | head -n 1)
+	fail "run: ${why:-exit status non-zero (see run.err)}"
+fi
+cat "$out/run.err" >&2
+if [ "$probe_ok" = 1 ] && ! probe_stop route_dump; then
+	fail "probe route_dump: its output could not be turned into CSV"
+fi
 
 # 3. Nothing left: the namespace goes, and its routes with it
 cleanup
 echo "namespace $ns removed; the kernel freed its routes after $(wait_quiet) s" >&2
-exit "$rc"
+
+# 4. The one place the summary is made: ok, or failed with the reasons above
+if ! "$bin" report --out "$out" "${failed[@]}"; then
+	exit 1
+fi
+[ "${#failed[@]}" = 0 ] || exit 1
