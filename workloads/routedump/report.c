@@ -251,39 +251,21 @@ static void add_reason(const char *reason, struct report *r)
 	snprintf(r->failure + len, sizeof(r->failure) - len, "%s%s", len ? "; " : "", reason);
 }
 
-/*
- * The --failed reasons, in order (lab_parse keeps only the last one): after
- * lab_parse accepted the command line, every option there takes a value.
- */
-static void collect_failed(char **argv, int end, struct report *r)
-{
-	int i;
-
-	for (i = 1; i < end; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--failed"))
-			add_reason(argv[++i], r);
-		else if (!strncmp(a, "--failed=", 9))
-			add_reason(a + 9, r);
-		else if (!strchr(a, '='))
-			i++;	/* the value of --out */
-	}
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report *r = lab_calloc(1, sizeof(*r), "the report");
-	const char *last = NULL;
+	struct lab_list failed = { 0 };
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("out", &r->out, "DIR", "the run's results folder (routedump run --out)", true),
-		LAB_OPT_STR("failed", &last, "REASON", "a failure found outside: status failed (repeatable)", false),
+		LAB_OPT_LIST("failed", &failed, "REASON", "a failure found outside: status failed (repeatable)"),
 		LAB_OPT_END
 	};
-	int end = lab_parse(argc, argv, opts);
+	size_t i;
 
-	lab_positionals(argc, argv, end, 0, "");
-	collect_failed(argv, end, r);
+	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
+	for (i = 0; i < failed.n; i++)
+		add_reason(failed.item[i], r);
+	lab_list_free(&failed);
 	r->o = out_open(r->out, "routedump");
 	if (!r->o)
 		return 1;
