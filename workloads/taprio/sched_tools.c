@@ -141,6 +141,11 @@ int cmd_clear(int argc, char **argv)
 	return rc < 0 ? 1 : 0;
 }
 
+/* The option --tc N of window and prio: a traffic class, required */
+#define TC_REQUIRED(p) \
+	{ .name = "tc", .type = LAB_OPT_INT, .value = (p), .arg = "N", \
+	  .help = "the traffic class", .min = 0, .max = TSCHED_MAX_TC - 1, .required = true }
+
 /* The schedule of a verb taking FILE and --tc N (N must be one of its classes) */
 static struct tsched *load_with_tc(int argc, char **argv, const struct lab_opt *opts,
 				   const long long *tcp)
@@ -165,12 +170,7 @@ static struct tsched *load_with_tc(int argc, char **argv, const struct lab_opt *
 int cmd_window(int argc, char **argv)
 {
 	long long tc = 0;
-	const struct lab_opt opts[] = {
-		{ .name = "tc", .type = LAB_OPT_INT, .value = &tc, .arg = "N",
-		  .help = "the traffic class", .min = 0, .max = TSCHED_MAX_TC - 1,
-		  .required = true },
-		LAB_OPT_END
-	};
+	const struct lab_opt opts[] = { TC_REQUIRED(&tc), LAB_OPT_END };
 	struct tsched *s = load_with_tc(argc, argv, opts, &tc);
 	int64_t c = tsched_cycle(s), open = 0, first = -1, len = 0;
 	size_t e;
@@ -198,12 +198,7 @@ int cmd_window(int argc, char **argv)
 int cmd_prio(int argc, char **argv)
 {
 	long long tc = 0;
-	const struct lab_opt opts[] = {
-		{ .name = "tc", .type = LAB_OPT_INT, .value = &tc, .arg = "N",
-		  .help = "the traffic class", .min = 0, .max = TSCHED_MAX_TC - 1,
-		  .required = true },
-		LAB_OPT_END
-	};
+	const struct lab_opt opts[] = { TC_REQUIRED(&tc), LAB_OPT_END };
 	struct tsched *s = load_with_tc(argc, argv, opts, &tc);
 	int prio = tsched_prio_of_tc(s, (int)tc);
 
