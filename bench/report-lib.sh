@@ -59,11 +59,6 @@ function fmt(x,    a, l, d, s) {
 	return s
 }'
 
-# fmt_num X: fmt for one number in shell
-fmt_num() {
-	awk -v x="$1" "$AWK_FMT"' BEGIN { print fmt(x) }'
-}
-
 # --- one document in two formats ------------------------------------------
 # doc_begin MD HTML TITLE: start the two files (private temporary paths)
 doc_begin() {

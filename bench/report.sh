@@ -4,7 +4,7 @@
 # command exit statuses, and per workload its status, metrics, figures and
 # conformance results. Workloads that failed or are missing are shown as such.
 # Works on interrupted runs: whatever is there is reported.
-# usage: bench/report.sh [--no-plots] RUN_DIR
+# usage: bench/report.sh [--no-plots] RUN   (a run folder, or a run id of results/)
 #   --no-plots  do not run bench/plots.sh first
 set -eu
 # shellcheck source=bench/report-lib.sh
@@ -28,9 +28,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ $# -eq 1 ] || usage_error "expected one run directory, got $# arguments"
-[ -d "$1" ] || usage_error "run directory '$1' does not exist"
-run=$(cd -P -- "$1" && pwd)
+[ $# -eq 1 ] || usage_error "expected one run, got $# arguments"
+run=$(resolve_run "$1")
 id=$(run_id_of "$run")
 
 tmp=$(mktemp -d)
