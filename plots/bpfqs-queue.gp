@@ -1,7 +1,7 @@
 # BPF queue map: ns per push, peek and pop against the value size, from user
 # space (bpf syscalls) and from a program (helpers in a bpf_loop, the empty
 # loop subtracted), and the in-program push+pop pair. Median of the samples,
-# error bars from the smallest to the largest sample (bpfqs, issue 3).
+# error bars from the smallest to the largest sample (bpfqs).
 # input: bpfqs/ns-per-op.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'

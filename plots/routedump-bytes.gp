@@ -1,4 +1,4 @@
-# Route dump lab (issue 6): bytes received per route of the answer, per
+# Route dump lab: bytes received per route of the answer, per
 # mode and table size: what the kernel sends for each route the question
 # needed. A legacy dump sends the whole table and the tool throws most of
 # it away. recvmsg buffer size bufsize (default 32768); medians.

@@ -1,4 +1,4 @@
-# Route dump lab (issue 6): CPU time of one dump split into system (kernel)
+# Route dump lab: CPU time of one dump split into system (kernel)
 # and user (the tool), per mode, at the largest table size of the run and
 # one recvmsg buffer size (bufsize, default 32768). Medians of the measured
 # dumps; the label is the user share of the total. User and system times

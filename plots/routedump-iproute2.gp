@@ -1,4 +1,4 @@
-# Route dump lab (issue 6): our dump against iproute2's `ip route show` with
+# Route dump lab: our dump against iproute2's `ip route show` with
 # the same kernel filter (ip sets strict checking and sends the same
 # filters), at the largest table size where iproute2 ran every filter.
 # Medians; bars min to max. The dashed lines are ip's start-up baseline

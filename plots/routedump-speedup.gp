@@ -1,4 +1,4 @@
-# Route dump lab (issue 6): speed-up of each kernel-side filter over
+# Route dump lab: speed-up of each kernel-side filter over
 # legacy_userfilter (a full dump without strict checking, filtered in user
 # space): median wall time of legacy_userfilter / median of the mode, for
 # the same table. Left: against the filter's selectivity (share of the

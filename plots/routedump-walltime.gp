@@ -1,4 +1,4 @@
-# Route dump lab (issue 6): dump wall time and routes per second against the
+# Route dump lab: dump wall time and routes per second against the
 # table size, one line per dump mode, IPv4 solid and IPv6 dashed, at one
 # recvmsg buffer size (bufsize, default 32768). Medians; bars min to max.
 # input: routedump/dump-stats.csv
