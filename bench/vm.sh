@@ -172,8 +172,7 @@ net_mode=$(cat "$rundir/guest/net_mode" 2>/dev/null || echo none)
 
 # Verdict: deadline, QEMU's exit, kernel trouble on the console, the job
 failures=()
-# (the serial console ends its lines with CR LF: the CR is no part of the name)
-last_step=$(tr -d '\r' 2>/dev/null <"$rundir/console.log" | grep -ao 'lab-init: step [^:]*$' | tail -1 | cut -d' ' -f3)
+last_step=$(grep -ao 'lab-init: step [^:]*$' "$rundir/console.log" 2>/dev/null | tail -1 | cut -d' ' -f3)
 [ "$rc" -ne 124 ] || failures+=("guest hung: the deadline of ${deadline}s passed, QEMU was stopped")
 [ ! -f "$rundir/guest/deadline-passed" ] ||
 	failures+=("guest hung: step '$last_step' was still running at the guest's deadline of ${guest_deadline}s; the guest stopped it and powered off")
