@@ -63,46 +63,43 @@ if [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qw harness <<<"$LAB_GUEST_TESTS"; th
 	exit 0
 fi
 
-# boot NAME DEADLINE STEP...: a run NAME whose job is the steps ("NAME
-# COMMAND..." each), booted with bench/vm.sh and LAB_DEADLINE=DEADLINE; sets
-# run, rc (vm.sh's exit status) and secs (the boot's wall time)
-boot() {
-	local name=$1 deadline=$2 step t0
-	shift 2
-	run=$(newrun "$name")
-	for step in "$@"; do
-		echo "step $step" >>"$run/guest/job.sh"
-	done
-	rc=0
-	t0=$(date +%s)
-	LAB_DEADLINE=$deadline bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
-	secs=$(($(date +%s) - t0))
-}
-# has FILE TEXT: yes when FILE holds TEXT, else no
-has() { if grep -aqF -- "$2" "$1" 2>/dev/null; then echo yes; else echo no; fi; }
-# below SECONDS: yes when the last boot took less than SECONDS
-below() { if [ "$secs" -lt "$1" ]; then echo yes; else echo "no ($secs s)"; fi; }
-
 # 2. A failing guest command fails the run, and names the step
-boot failing 300 "deliberately_failing false" "after_the_failure true"
+run=$(newrun failing)
+echo "step deliberately_failing false" >>"$run/guest/job.sh"
+echo "step after_the_failure true" >>"$run/guest/job.sh"
+rc=0
+LAB_DEADLINE=300 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 check "a failing guest command fails the run" 1 "$rc"
-check "the failure names the failing step" yes "$(has "$run/failure.txt" "step 'deliberately_failing' exited 1")"
+check "the failure names the failing step" yes \
+	"$(grep -q "step 'deliberately_failing' exited 1" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 check "the steps after a failing one still run" 0 "$(cat "$run/guest/after_the_failure.rc" 2>/dev/null)"
 
 # 3. A kernel panic fails the run within the deadline, and shows the panic
-boot panic 300 "crash sh -c 'echo c >/proc/sysrq-trigger'"
+run=$(newrun panic)
+echo "step crash sh -c 'echo c >/proc/sysrq-trigger'" >>"$run/guest/job.sh"
+rc=0
+t0=$(date +%s)
+LAB_DEADLINE=300 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 check "a kernel panic fails the run" 1 "$rc"
-check "the run ended before its deadline (QEMU exits on panic)" yes "$(below 300)"
-check "the failure shows the panic" yes "$(has "$run/failure.txt" 'Kernel panic')"
-check "the failure says the job did not finish" yes "$(has "$run/failure.txt" 'did not finish')"
-
+check "the run ended before its deadline (QEMU exits on panic)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 300 ] && echo yes || echo no)"
+check "the failure shows the panic" yes \
+	"$(grep -q 'Kernel panic' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
+check "the failure says the job did not finish" yes \
+	"$(grep -q 'did not finish' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 # 4. A hung step is stopped at the guest's deadline by the guest itself,
 # which powers off cleanly; what it wrote stays
-LAB_GUEST_DEADLINE=20 boot hang 60 "before_the_hang true" "hang sleep 3600"
+run=$(newrun hang)
+echo "step before_the_hang true" >>"$run/guest/job.sh"
+echo "step hang sleep 3600" >>"$run/guest/job.sh"
+rc=0
+t0=$(date +%s)
+LAB_DEADLINE=60 LAB_GUEST_DEADLINE=20 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 check "a hung guest fails the run" 1 "$rc"
-check "the hung step was stopped before the host's deadline (60 s)" yes "$(below 60)"
+check "the hung step was stopped before the host's deadline (60 s)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 60 ] && echo yes || echo no)"
 check "the failure names the hung step and the guest's deadline" yes \
-	"$(has "$run/failure.txt" "guest hung: step 'hang' was still running at the guest's deadline of 20s")"
+	"$(grep -q "guest hung: step 'hang' was still running at the guest's deadline of 20s" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 check "QEMU exited 0 after the guest stopped the hung step" 0 "$(sed -n 's/^qemu_exit=//p' "$run/vm.env")"
 check "the guest powered off with a clean console after the hung step" "" \
 	"$(bench/console-check.sh "$run/console.log" | head -1)"
@@ -110,11 +107,16 @@ check "what the guest wrote before the hang stays" 0 "$(cat "$run/guest/before_t
 
 # 5. A guest that cannot stop itself (no guest deadline here) is stopped by
 # the host at LAB_DEADLINE
-LAB_GUEST_DEADLINE=0 boot hang-host 40 "hang sleep 3600"
+run=$(newrun hang-host)
+echo "step hang sleep 3600" >>"$run/guest/job.sh"
+rc=0
+t0=$(date +%s)
+LAB_DEADLINE=40 LAB_GUEST_DEADLINE=0 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 check "a guest past the host's deadline fails the run" 1 "$rc"
-check "the host stopped it near its deadline (40 s)" yes "$(below 80)"
+check "the host stopped it near its deadline (40 s)" yes \
+	"$([ $(($(date +%s) - t0)) -lt 80 ] && echo yes || echo no)"
 check "the failure says the host stopped QEMU" yes \
-	"$(has "$run/failure.txt" 'guest hung: the deadline of 40s passed, QEMU was stopped')"
+	"$(grep -q 'guest hung: the deadline of 40s passed, QEMU was stopped' "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 ns=$(sed -n 's/.*taps bridged in namespace \(lab-[^ ]*\).*/\1/p' "$run/vm.err")
 if [ "$expect_net" = tap ]; then
 	check "the run's network namespace ($ns) is gone" no \
@@ -127,7 +129,10 @@ boots=${LAB_SOAK_BOOTS:-30}
 clean=0
 t0=$(date +%s)
 for i in $(seq "$boots"); do
-	boot "soak-$i" 180 "trivial true"
+	run=$(newrun "soak-$i")
+	echo "step trivial true" >>"$run/guest/job.sh"
+	rc=0
+	LAB_DEADLINE=180 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
 	qrc=$(sed -n 's/^qemu_exit=//p' "$run/vm.env" 2>/dev/null)
 	trouble=$(bench/console-check.sh "$run/console.log" | head -3 | tr '\n' ' ')
 	check "soak boot $i of $boots: run ok, QEMU exit 0, console clean" "0 0 ''" "$rc ${qrc:-none} '$trouble'"
@@ -151,7 +156,8 @@ type_exit() {
 }
 type_exit | timeout 150 bench/vm.sh "$run" "$image" --interactive >"$run/console.log" 2>"$run/vm.err" || rc=$?
 check "QEMU ends when the interactive shell exits" 0 "$rc"
-check "the guest powered off after the shell" yes "$(has "$run/console.log" 'reboot: Power down')"
+check "the guest powered off after the shell" yes \
+	"$(grep -aq 'reboot: Power down' "$run/console.log" && echo yes || echo no)"
 check "the console is clean after the interactive shell" "" \
 	"$(bench/console-check.sh "$run/console.log" | head -1)"
 echo "1..$n"
