@@ -7,8 +7,10 @@
 # The driver runs with $LAB_WL_OUT (the workload's results folder),
 # $LAB_PROFILE (quick|full) and $LAB_TRACE (0|1) set by bench/guest-run.sh.
 
+# (found beside this file, not through $LAB_SRC: a test may run a driver in a
+# source tree of its own that links only bench/ to the lab's)
 # shellcheck source=tests/tap.sh
-. "$LAB_SRC/tests/tap.sh"
+. "${BASH_SOURCE[0]%/*}/../tests/tap.sh"
 
 # Software events that TCG supports (no hardware counters under emulation)
 PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults

@@ -76,5 +76,13 @@ bash -c '. "$1" && tap_fold "$2" 0 && tap_fold "$3" 0' _ "$root/tests/tap.sh" \
 	"$tmp/good.tap" "$tmp/short.tap" >"$tmp/two.out"
 check "two folds number on: 3 + 2 results + 1 failure" "1 2 3 4 5 6" \
 	"$(sed -nE 's/^(not )?ok ([0-9]+).*/\2/p' "$tmp/two.out" | paste -sd ' ')"
+
+# The guest's drivers get tap_fold from bench/guest-lib.sh, also in a source
+# tree of a test's own that links only bench/ to the lab's
+mkdir -p "$tmp/src"
+ln -s "$root/bench" "$tmp/src/bench"
+# shellcheck disable=SC2016 # expanded by that bash
+check "bench/guest-lib.sh in a tree that links only bench/ defines tap_fold" yes \
+	"$(LAB_SRC=$tmp/src bash -c '. "$LAB_SRC/bench/guest-lib.sh" && declare -F tap_fold >/dev/null && echo yes' 2>&1)"
 echo "1..$n"
 [ "$tap_failed" -eq 0 ]
