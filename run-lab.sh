@@ -126,7 +126,7 @@ list)
 	;;
 report)
 	[ "${#args[@]}" -eq 1 ] || usage_error "report takes one run (id or path)"
-	exec bench/report.sh "$(bench/run-dir.sh "${args[0]}")"
+	exec bench/report.sh "${args[0]}"
 	;;
 compare)
 	[ "${#args[@]}" -eq 2 ] || usage_error "compare takes two runs (ids or paths)"

@@ -1,10 +1,16 @@
 # shellcheck shell=bash
 # Helpers for the workload drivers (workloads/<workload>/driver.sh) in the guest:
 # phases under perf stat, bpftrace probes started and stopped around them,
-# probe output turned into CSV. Sourced; defines functions only.
+# probe output turned into CSV; and the TAP helpers of tests/tap.sh (check,
+# tap_fold: a conformance stream folded into the driver's). Sourced.
 #
 # The driver runs with $LAB_WL_OUT (the workload's results folder),
 # $LAB_PROFILE (quick|full) and $LAB_TRACE (0|1) set by bench/guest-run.sh.
+
+# (found beside this file, not through $LAB_SRC: a test may run a driver in a
+# source tree of its own that links only bench/ to the lab's)
+# shellcheck source=tests/tap.sh
+. "${BASH_SOURCE[0]%/*}/../tests/tap.sh"
 
 # Software events that TCG supports (no hardware counters under emulation)
 PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
@@ -59,21 +65,4 @@ probe_stop() {
 	kill -INT "$pid" 2>/dev/null || true
 	wait "$pid" || true
 	"$LAB_SRC/bench/probe2csv.sh" "$LAB_WL_OUT/probe-$name.json" "$LAB_WL_OUT/probe-$name"
-}
-
-# tap_fold FILE: fold another TAP stream into the caller's, numbering its
-# results on from the caller's counter $n (bash only: every exec costs a
-# second under TCG; a file, not process substitution: the guest has no /dev/fd)
-tap_fold() {
-	local line
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "* | "not ok "*)
-			n=$((n + 1))
-			[[ "$line" =~ ^(not ok|ok)\ [0-9]+(.*)$ ]]
-			echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
-			;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$1"
 }

@@ -50,3 +50,23 @@ atomic_write() {
 sha256_of() {
 	cat "$@" | sha256sum | cut -c1-16
 }
+
+# kernel_build FLAVOUR: the kernel FLAVOUR (lab|stock), built or served by the
+# cache (kernel/build.sh), its key=value lines in the associative array
+# `build` (image, key, config, config_hash, series_hash, version,
+# build_seconds); then the kernel's testptp from that tree in build/testptp,
+# for the PTP clock's conformance (the guest builds it, slowly, when this
+# fails). Returns 1 when the build fails or gives no image.
+kernel_build() {
+	local out k v
+	declare -gA build=()
+	out=$("$LAB_ROOT/kernel/build.sh" "$1") || return 1
+	while IFS='=' read -r k v; do
+		build[$k]=$v
+	done <<<"$out"
+	if [ -z "${build[image]:-}" ]; then
+		printf 'error: kernel/build.sh %s gave no image\n' "$1" >&2
+		return 1
+	fi
+	make -s -C "$LAB_ROOT" build/testptp KTREE="$LAB_CACHE/$1/linux" >/dev/null 2>&1 || true
+}

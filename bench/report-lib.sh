@@ -43,7 +43,7 @@ run_id_of() {
 
 # AWK_FMT: awk function fmt(x): a number for people, 5 significant digits
 # without exponent between 1e-3 and 1e7, integers as such, "-" for null
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016,SC2034 # awk, not shell; used by report.sh and compare.sh
 AWK_FMT='
 function fmt(x,    a, l, d, s) {
 	if (x == "" || x == "null" || x == "-") return "-"
@@ -58,11 +58,6 @@ function fmt(x,    a, l, d, s) {
 	if (s ~ /\./) { sub(/0+$/, "", s); sub(/\.$/, "", s) }
 	return s
 }'
-
-# fmt_num X: fmt for one number in shell
-fmt_num() {
-	awk -v x="$1" "$AWK_FMT"' BEGIN { print fmt(x) }'
-}
 
 # --- one document in two formats ------------------------------------------
 # doc_begin MD HTML TITLE: start the two files (private temporary paths)
@@ -128,7 +123,7 @@ doc_pre() {
 
 # doc_table < TSV: a table, the first line is the header. Cells that look
 # like numbers are right-aligned; cells starting with failed, missing,
-# FAILED or "not ok" are shown in red, cells "significant" in bold blue.
+# FAILED, "not ok" or "NOT MET" are shown in red, cells "significant" in bold blue.
 doc_table() {
 	local tsv
 	tsv=$(cat)
@@ -162,7 +157,7 @@ doc_table() {
 			for (i = 1; i <= NF; i++) {
 				c = ""
 				if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?%?$/) c = " class=\"num\""
-				if ($i ~ /^(failed|missing|FAILED|not ok)/) c = " class=\"bad\""
+				if ($i ~ /^(failed|missing|FAILED|not ok|NOT MET)/) c = " class=\"bad\""
 				if ($i == "significant") c = " class=\"sig\""
 				printf "<td%s>%s</td>", c, esc($i)
 			}

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Write RUN_DIR/report.md and RUN_DIR/report.html (self-contained, figures
 # embedded): run status, metadata, kernel warnings of the console, guest
-# command exit statuses, and per workload its status, metrics, figures and
-# conformance results. Workloads that failed or are missing are shown as such.
+# command exit statuses, and per workload its status, metrics, targets
+# (targets.json: MET, NOT MET or not judged), figures and conformance results. Workloads that failed or are missing are shown as such.
 # Works on interrupted runs: whatever is there is reported.
-# usage: bench/report.sh [--no-plots] RUN_DIR
+# usage: bench/report.sh [--no-plots] RUN   (a run folder, or a run id of results/)
 #   --no-plots  do not run bench/plots.sh first
 set -eu
 # shellcheck source=bench/report-lib.sh
@@ -28,9 +28,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ $# -eq 1 ] || usage_error "expected one run directory, got $# arguments"
-[ -d "$1" ] || usage_error "run directory '$1' does not exist"
-run=$(cd -P -- "$1" && pwd)
+[ $# -eq 1 ] || usage_error "expected one run, got $# arguments"
+run=$(resolve_run "$1")
 id=$(run_id_of "$run")
 
 tmp=$(mktemp -d)
@@ -239,7 +238,28 @@ for w in "${workloads[@]}"; do
 		doc_p "No metrics in summary.json."
 	fi
 
-	# Notes of the workload on its own figures (targets missed and why)
+	# The workload's targets against what it measured (written by its C code)
+	if [ -f "$d/targets.json" ]; then
+		doc_h 3 "Targets"
+		if ! jq -e 'type == "array"' "$d/targets.json" >/dev/null 2>&1; then
+			doc_p "warning: targets.json is not a JSON array."
+		elif jq -e 'length == 0' "$d/targets.json" >/dev/null; then
+			doc_p "No targets in targets.json."
+		else
+			{
+				printf 'target\tmeasured\tlimit\tunit\tverdict\twhy\n'
+				jq -r '.[] | [.target, .measured, .limit, .unit,
+					(if .met == true then "MET" elif .met == false then "NOT MET"
+					 else "not judged" end), .why]
+					| map(if . == null then "null" else tostring end) | @tsv' "$d/targets.json" |
+					awk -F '\t' -v OFS='\t' "$AWK_FMT"'{ $2 = fmt($2); $3 = fmt($3); print }'
+			} | doc_table
+		fi
+	elif [ -f "$d/summary.json" ]; then
+		doc_p "No targets.json: the workload judged no targets."
+	fi
+
+	# Notes of the workload on what its figures cannot say
 	if [ -f "$d/notes.md" ]; then
 		doc_h 3 "Notes"
 		doc_pre <"$d/notes.md"

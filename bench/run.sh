@@ -12,15 +12,8 @@ cmd=$1 kernel=$2 profile=$3 trace=$4
 shift 4
 selected=("$@")
 
-# Kernel (cached): key=value lines from kernel/build.sh
-declare -A build
-while IFS='=' read -r k v; do
-	build[$k]=$v
-done < <(kernel/build.sh "$kernel")
-[ -n "${build[image]:-}" ] || die "kernel/build.sh gave no image"
-# The kernel's testptp from that tree, for the PTP clock's conformance (the
-# guest builds it, slowly, when this fails)
-make -s build/testptp KTREE="$LAB_CACHE/$kernel/linux" >/dev/null 2>&1 || true
+# Kernel (cached) and its testptp
+kernel_build "$kernel" || exit 1
 
 # The run folder: never overwritten
 stamp=$(date -u +%Y%m%d-%H%M%S)

@@ -12,11 +12,12 @@ cd "$LAB_ROOT"
 . "$LAB_ROOT/tests/tap.sh"
 
 make -s build/guest-init
-declare -A build
-while IFS='=' read -r k v; do build[$k]=$v; done < <(kernel/build.sh lab 2>/dev/null)
+if ! kernel_build lab 2>/dev/null; then
+	tap_result "not ok" "kernel/build.sh lab gives a kernel image"
+	echo "1..$n"
+	exit 1
+fi
 image=${build[image]}
-# testptp from that tree, on the host (tests/guest/ptp.sh builds it in the guest otherwise)
-make -s build/testptp KTREE="$LAB_CACHE/lab/linux" >/dev/null 2>&1 || true
 expect_net=veth
 [ "$(id -u)" -ne 0 ] || [ ! -c /dev/net/tun ] || expect_net=tap
 
@@ -44,10 +45,12 @@ for t in "${suites[@]}"; do
 done
 rc=0
 LAB_DEADLINE=${LAB_TEST_DEADLINE:-1800} bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+# each suite's TAP folded in: one that bailed out, stopped short of its plan
+# or exited non-zero fails
 for t in "${suites[@]}"; do
 	name=$(basename "$t" .sh)
 	echo "# guest suite $name"
-	grep -E '^(ok|not ok) |^#' "$run/guest/$name.log" 2>/dev/null || echo "not ok - $name produced no output"
+	tap_fold "$run/guest/$name.log" "$(cat "$run/guest/$name.rc" 2>/dev/null || echo none)" "$name: "
 done
 check "the guest ran every suite and the console is clean" 0 "$rc"
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$run/failure.txt"

@@ -7,9 +7,10 @@ set -eu
 . "$(dirname "$0")/../bench/lib.sh"
 cd "$LAB_ROOT"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+# shellcheck source=tests/tap.sh
+. "$LAB_ROOT/tests/tap.sh"
+ok() { tap_result ok "$*"; }
+notok() { tap_result "not ok" "$*"; }
 
 mapfile -t scripts < <(git ls-files | while read -r f; do
 	[ -f "$f" ] || continue
@@ -38,7 +39,7 @@ checkpatch=$LAB_CACHE/lab/linux/scripts/checkpatch.pl
 for p in kernel/patches/*.patch; do
 	[ -f "$p" ] || continue
 	if [ ! -x "$checkpatch" ]; then
-		echo "ok $((n += 1)) - checkpatch $p # SKIP no kernel tree in $LAB_CACHE yet (make kernel)"
+		ok "checkpatch $p # SKIP no kernel tree in $LAB_CACHE yet (make kernel)"
 		continue
 	fi
 	if out=$(cd "$(dirname "$checkpatch")/.." && scripts/checkpatch.pl --strict -q "$LAB_ROOT/$p" 2>&1); then

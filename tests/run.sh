@@ -3,72 +3,49 @@
 # "N passed, N failed".
 # usage: tests/run.sh [unit|lint|host|guest]...   (default: all of them)
 #
-#   unit   host unit tests of the C code (build/tests/*) and the report tests
+#   unit   host unit tests of the C code (build/tests/*), the TAP fold's
+#          tests and the report tests
 #   lint   shellcheck on every shell script, checkpatch --strict on the patches
 #   host   the command line of run-lab.sh and the kernel build's cache
 #   guest  the tests in the booted lab kernel (tests/guest.sh)
 #
 # Each suite prints TAP; this script numbers the results of all suites in one
-# stream, names the suite in every line, and fails a suite that exits
-# non-zero or prints no result.
+# stream, names the suite in every line, and fails a suite that bails out,
+# stops short of its plan or exits non-zero (tap_fold of tests/tap.sh).
 set -eu
 
 . "$(dirname "$0")/../bench/lib.sh"
 cd "$LAB_ROOT"
 
+# shellcheck source=tests/tap.sh
+. "$LAB_ROOT/tests/tap.sh"
+
 logdir=$LAB_ROOT/build/test-logs
 mkdir -p "$logdir"
-n=0
-passed=0
-failed=0
-skipped=0
 echo "TAP version 13"
 
-# emit OK|NOTOK TEXT
-emit() {
-	n=$((n + 1))
-	if [ "$1" = OK ]; then
-		echo "ok $n - $2"
-		case "$2" in *'# SKIP'* | *'# skip'*) skipped=$((skipped + 1)) ;; *) passed=$((passed + 1)) ;; esac
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
 # suite NAME COMMAND...: run a TAP-printing command and fold its results in
+# (tap_fold: a suite that bails out, stops short of its plan or exits
+# non-zero without a failed result fails)
 suite() {
-	local name=$1 rc=0 results=0 bad=0 line log
+	local name=$1 rc=0 log
 	shift
 	log=$logdir/${name//\//-}.log
 	echo "# suite $name: $*"
 	"$@" >"$log" 2>&1 || rc=$?
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "*)
-			results=$((results + 1))
-			emit OK "$name: $(sed -E 's/^ok [0-9]+ ?-? ?//' <<<"$line")"
-			;;
-		"not ok "*)
-			results=$((results + 1))
-			bad=$((bad + 1))
-			emit NOTOK "$name: $(sed -E 's/^not ok [0-9]+ ?-? ?//' <<<"$line")"
-			;;
-		"#"* | "  "* | $'\t'*) echo "$line" ;;
-		esac
-	done <"$log"
-	if { [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; } || [ "$results" -eq 0 ]; then
-		emit NOTOK "$name: exited $rc with $results results (log: $log)"
-		tail -15 "$log" | sed 's/^/# /'
+	tap_fold "$log" "$rc" "$name: "
+	if [ "$tap_fold_incomplete" = 1 ]; then
+		echo "# $name: the last lines of $log:"
+		tail -15 "$log" | sed 's/^/#   /'
 	fi
 }
 
 # build: make all, as a single result (compiler output in the log)
 build() {
 	if make -s all >"$logdir/build.log" 2>&1; then
-		emit OK "build: make all (C with -Wall -Wextra -Werror, BPF objects, skeletons)"
+		tap_result ok "build: make all (C with -Wall -Wextra -Werror, BPF objects, skeletons)"
 	else
-		emit NOTOK "build: make all failed (log: $logdir/build.log)"
+		tap_result "not ok" "build: make all failed (log: $logdir/build.log)"
 		tail -20 "$logdir/build.log" | sed 's/^/# /'
 		return 1
 	fi
@@ -84,7 +61,8 @@ for w in "${want[@]}"; do
 				[ -x "$t" ] && suite "unit/$(basename "$t")" "$t"
 			done
 		fi
-		[ ! -x tests/report/run.sh ] || suite report tests/report/run.sh
+		suite tap tests/tap-selftest.sh
+		suite report tests/report/run.sh
 		;;
 	lint) suite lint tests/lint.sh ;;
 	host)
@@ -99,9 +77,9 @@ for w in "${want[@]}"; do
 done
 
 echo "1..$n"
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
+if [ "$tap_skipped" -gt 0 ]; then
+	echo "$tap_passed passed, $tap_failed failed, $tap_skipped skipped"
 else
-	echo "$passed passed, $failed failed"
+	echo "$tap_passed passed, $tap_failed failed"
 fi
-[ "$failed" -eq 0 ]
+[ "$tap_failed" -eq 0 ]

@@ -28,18 +28,8 @@ out_args=()
 rc=0
 ip netns exec "$ns" "$bin" conform --fuzz "$fuzz" --seed "$seed" "${out_args[@]}" \
 	>"$tmp/conf.tap" 2>"$tmp/conf.err" || rc=$?
-# (bash only: a process costs a fraction of a second under TCG)
-c_failed=0
-re='^(ok|not ok) [0-9]+(.*)$'
-while IFS= read -r line; do
-	if [[ "$line" =~ $re ]]; then
-		n=$((n + 1))
-		echo "${BASH_REMATCH[1]} $n${BASH_REMATCH[2]}"
-		[ "${BASH_REMATCH[1]}" = ok ] || c_failed=$((c_failed + 1))
-	elif [[ "$line" == "#"* || "$line" == "Bail out!"* ]]; then
-		echo "$line"
-	fi
-done <"$tmp/conf.tap"
+tap_fold "$tmp/conf.tap" "$rc"
+c_failed=$tap_fold_bad
 while IFS= read -r line; do
 	echo "# stderr: $line"
 done <"$tmp/conf.err"

@@ -90,11 +90,17 @@ meta "$r" r1 '.workloads = ["alpha", "beta", "gamma", "delta"] | .status = "fail
 printf 'TAP version 13\n1..4\nok 1 - strict check is on\nnot ok 2 - dump filter: expected 1 link, got 3\n    not ok 1 - nested detail\nok 3 - led pattern # SKIP no LED class\nok 4 - queue map pop\n' \
 	>"$r/alpha/conformance.tap"
 printf 'sample,latency_us\n0,10\n' >"$r/alpha/latency.csv"
+jq -n '[{target: "p99 latency", measured: 14.25, limit: 10, unit: "us", met: false,
+		why: "p99 of 5 samples above the limit"},
+	{target: "drops", measured: 0, limit: 0, unit: "count", met: true, why: "no drop in 4 runs"},
+	{target: "isochron beside the sender", measured: null, limit: 500, unit: "us", met: null,
+		why: "no PTP clock on this kernel"}]' >"$r/alpha/targets.json"
 mkdir -p "$r/beta" "$r/delta" "$r/guest"
 jq -n '{workload: "beta", status: "failed", reason: "tc qdisc add failed", metrics: []}' >"$r/beta/summary.json"
 printf 'sample,x\n' >"$r/delta/x.csv"
 metric extra_ops '{}' ops 1 2 3 | summary "$r" zeta ok
 printf 'TAP version 13\n1..3\nok 1 - a\nok 2 - b\n' >"$r/zeta/conformance.tap"
+echo '{"target": "not an array"}' >"$r/zeta/targets.json"
 printf '%s\n' "[    0.000000] Linux version 6.1.0-lab" \
 	"[    1.234567] WARNING: CPU: 1 PID: 42 at net/sched/sch_taprio.c:100 taprio_enqueue" \
 	"[    1.234600] Call Trace:" \
@@ -125,6 +131,13 @@ has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | 13.2% | 10 | 14 | - |" \
 	"summary row: n, median, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
 has "$md" "| drops |   | count | 4 | 0 | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
 has "$md" "| dump |   | us | 0 | - | - | - | - | - |" "metric without samples: statistics '-'"
+has "$md" "| target | measured | limit | unit | verdict | why |" "targets table: target, measured, limit, unit, verdict, why"
+has "$md" "| p99 latency | 14.25 | 10 | us | NOT MET | p99 of 5 samples above the limit |" "a target with met false shows as NOT MET"
+has "$md" "| drops | 0 | 0 | count | MET | no drop in 4 runs |" "a target with met true shows as MET"
+has "$md" "| isochron beside the sender | - | 500 | us | not judged | no PTP clock on this kernel |" \
+	"a target with met null shows as not judged, its missing figure as '-'"
+has "$r/report.html" "<td class=\"bad\">NOT MET</td>" "HTML marks a target NOT MET"
+has "$md" "warning: targets.json is not a JSON array." "a targets.json that is no array is said"
 has "$md" "failed: 2 passed, 1 failed, 1 skipped" "conformance counts passed, failed, skipped (top level)"
 has "$md" "4: not ok 2 - dump filter: expected 1 link, got 3" "failing conformance line is shown with its line number"
 has "$md" "5:     not ok 1 - nested detail" "nested failing line is shown too"

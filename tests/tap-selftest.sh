@@ -1,0 +1,88 @@
+#!/bin/bash
+# Tests of tap_fold (tests/tap.sh), the one fold of a suite's TAP into
+# another stream (tests/run.sh, tests/guest.sh and the guest's suites and
+# drivers use it): fixture streams that pass, fail, bail out, stop short of
+# their plan, run past it, have no plan, or come from a suite that exited
+# non-zero or did not finish. Prints TAP.
+# usage: tests/tap-selftest.sh
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf -- "$tmp"' EXIT
+
+# fold_file NAME FILE RC: fold FILE as a suite that exited RC, in a stream
+# of its own counted from 0 (another bash); its output in $tmp/NAME.out, its
+# counters printed as "passed failed skipped incomplete bad"
+fold_file() {
+	# shellcheck disable=SC2016 # expanded by that bash
+	bash -c '. "$1" && tap_fold "$2" "$3" "s: " >"$4" &&
+		echo "$tap_passed $tap_failed $tap_skipped $tap_fold_incomplete $tap_fold_bad"' \
+		_ "$root/tests/tap.sh" "$2" "$3" "$tmp/$1.out"
+}
+# fold NAME RC STREAM: fold_file of STREAM (backslash escapes as printf %b)
+fold() {
+	printf '%b' "$3" >"$tmp/$1.tap"
+	fold_file "$1" "$tmp/$1.tap" "$2"
+}
+# last NAME: the last line a fold printed
+last() { tail -n 1 "$tmp/$1.out"; }
+
+ok3='TAP version 13\n1..3\nok 1 - a\nok 2 - b # SKIP no LED\n# a comment\nok 3 c\n'
+check "a complete passing stream: 2 passed, 1 skipped, complete" "2 0 1 0 0" "$(fold good 0 "$ok3")"
+check "results are renumbered from the caller's count and prefixed" \
+	"ok 1 - s: a|ok 2 - s: b # SKIP no LED|# a comment|ok 3 - s: c" "$(paste -sd '|' "$tmp/good.out")"
+
+check "a stream with a failed result that exits 1: that result fails, complete" "1 1 0 0 1" \
+	"$(fold failing 1 '1..2\nok 1 - a\nnot ok 2 - b: expected 1, got 2\n')"
+
+check "a stream that bails out fails" "1 1 0 1 0" \
+	"$(fold bail 0 '1..3\nok 1 - a\nBail out! no netlink socket\n')"
+check "the bail-out is named" "not ok 2 - s: the suite is incomplete: bailed out: no netlink socket" "$(last bail)"
+check "the bail-out line is kept as a comment, not passed on" "# Bail out! no netlink socket" \
+	"$(grep -F 'Bail out!' "$tmp/bail.out")"
+
+check "a stream that stops short of its plan fails" "2 1 0 1 0" \
+	"$(fold short 0 '1..5\nok 1 - a\nok 2 - b\n')"
+check "the short stream's failure counts results against the plan" \
+	"not ok 3 - s: the suite is incomplete: 2 results against the plan 1..5" "$(last short)"
+
+check "a stream with more results than its plan fails" "3 1 0 1 0" \
+	"$(fold long 0 '1..2\nok 1\nok 2\nok 3\n')"
+
+check "a stream without a plan (a suite that died before it) fails" "1 1 0 1 0" \
+	"$(fold noplan 0 'ok 1 - a\n')"
+check "an empty stream fails" "0 1 0 1 0" "$(fold empty 0 '')"
+check "an empty plan 1..0 with no results is complete" "0 0 0 0 0" "$(fold skipall 0 '1..0 # SKIP no LED class\n')"
+
+check "a passing stream from a suite that exited 1 fails" "1 1 0 1 0" \
+	"$(fold exit1 1 '1..1\nok 1 - a\n')"
+check "the exit status is named" "not ok 2 - s: the suite is incomplete: exited 1" "$(last exit1)"
+check "a suite that crashed (exit 139) after a failed result fails once more" "0 2 0 1 1" \
+	"$(fold crash 139 '1..1\nnot ok 1 - a\n')"
+check "a suite without an exit status (it did not finish) fails" "1 1 0 1 0" \
+	"$(fold unfinished none '1..1\nok 1 - a\n')"
+check "a missing file fails" "0 1 0 1 0" "$(fold_file missing "$tmp/no-such.tap" 0)"
+check "CRLF line ends and a last line without a newline are read" "2 0 0 0 0" \
+	"$(fold crlf 0 '1..2\r\nok 1 - a\r\nok 2 - b')"
+check "indented subtest lines are kept and not counted" "1 0 0 0 0" \
+	"$(fold nested 0 '1..1\n    not ok 1 - detail\nok 1 - a\n')"
+
+# Two folds in one stream number on
+# shellcheck disable=SC2016 # expanded by that bash
+bash -c '. "$1" && tap_fold "$2" 0 && tap_fold "$3" 0' _ "$root/tests/tap.sh" \
+	"$tmp/good.tap" "$tmp/short.tap" >"$tmp/two.out"
+check "two folds number on: 3 + 2 results + 1 failure" "1 2 3 4 5 6" \
+	"$(sed -nE 's/^(not )?ok ([0-9]+).*/\2/p' "$tmp/two.out" | paste -sd ' ')"
+
+# The guest's drivers get tap_fold from bench/guest-lib.sh, also in a source
+# tree of a test's own that links only bench/ to the lab's
+mkdir -p "$tmp/src"
+ln -s "$root/bench" "$tmp/src/bench"
+# shellcheck disable=SC2016 # expanded by that bash
+check "bench/guest-lib.sh in a tree that links only bench/ defines tap_fold" yes \
+	"$(LAB_SRC=$tmp/src bash -c '. "$LAB_SRC/bench/guest-lib.sh" && declare -F tap_fold >/dev/null && echo yes' 2>&1)"
+echo "1..$n"
+[ "$tap_failed" -eq 0 ]
