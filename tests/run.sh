@@ -68,7 +68,11 @@ for w in "${want[@]}"; do
 	host)
 		# The kernel first, its progress shown (a fresh build takes minutes)
 		echo "# building the lab kernel (cached in $LAB_CACHE)"
-		kernel/build.sh lab 2>&1 >/dev/null | sed -u 's/^/# /' || true
+		if (kernel/build.sh lab 2>&1 >/dev/null | sed -u 's/^/# /' && exit "${PIPESTATUS[0]}"); then
+			tap_result ok "build: the lab kernel (kernel/build.sh lab)"
+		else
+			tap_result "not ok" "build: kernel/build.sh lab failed (its lines above)"
+		fi
 		suite host tests/host.sh
 		;;
 	guest) suite guest tests/guest.sh ;;

@@ -11,8 +11,6 @@ set -eu
 
 # shellcheck source=tests/tap.sh
 . "$LAB_SRC/tests/tap.sh"
-# shellcheck source=tests/guest/taprio-lib.bash
-. "$LAB_SRC/tests/guest/taprio-lib.bash"
 skip() { # skip WHAT REASON
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"
@@ -42,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=0
 # shellcheck disable=SC2086 # $fresh is one option or none
 "$taprio" conform-phc --if eth0 $fresh >"$tmp/phc-check.tap" 2>&1 || rc=$?
-fold_suite "taprio conform-phc" "$tmp/phc-check.tap" "$rc"
+tap_fold "$tmp/phc-check.tap" "$rc" "taprio conform-phc: "
 
 # linuxptp's phc_ctl: set, get, adj, freq, cmp
 out=$(phc_ctl "$dev" set 1000000000 get 2>&1)
