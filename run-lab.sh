@@ -20,7 +20,13 @@ Commands:
   shell               an interactive shell in the booted guest
   report RUN          (re)write the report of a run (run id or path)
   compare RUN_A RUN_B compare two runs metric by metric
-  ab [WORKLOAD...]    run on the stock kernel and on the lab kernel, then compare
+  compare A1,A2,... B1,B2,...   or   compare AB_FOLDER
+                      compare groups of runs, one run per boot: per-boot
+                      medians, a test across boots with Benjamini-Hochberg,
+                      %change with a 95% bootstrap interval (compare.txt/json)
+  ab [WORKLOAD...]    replicated A/B: --boots N boots a side (3; 5 in the full
+                      profile), interleaved A B A B, in results/<id>-ab/, then
+                      compared as above
   tune-taprio FILE    sweep the window of each traffic class (x0.25..x1.5) and
                       the cycle time (x0.5..x2) around the taprio schedule FILE
                       (tc syntax, see workloads/taprio/schedules/), measure each, and
@@ -35,6 +41,13 @@ Options:
   --schedule FILE       the taprio schedule the taprio workload measures (tc
                         syntax; default workloads/taprio/schedules/three-class-10ms.sched)
   --bound-us N          tune-taprio's p99 gate lateness bound in us (1000)
+  --boots N             ab: boots a side
+  --a lab|stock, --b lab|stock
+                        ab: the kernel of each side (stock and lab; --a lab
+                        --b lab is an A/A comparison)
+  --b-cmdline ARGS      ab: added to the B side's kernel command line
+  --b-sysctl KEY=VALUE  ab: set in the B side's guest before the workloads
+                        (repeatable)
   -h, --help            this text
 
 Environment: LAB_CACHE (kernel cache, default ~/.cache/kernel-lab), LAB_VCPUS (4),
@@ -74,6 +87,9 @@ bound_us=
 schedule=
 cmd=
 args=()
+boots=
+side_a=stock side_b=lab b_cmdline='' b_sysctls=''
+ab_opts=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help)
@@ -107,6 +123,35 @@ while [ $# -gt 0 ]; do
 		bound_us=$2
 		shift 2
 		;;
+	--boots)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		{ [[ "$2" =~ ^[1-9][0-9]*$ ]] && [ "$2" -le 50 ]; } ||
+			usage_error "bad value '$2' for --boots: expected a whole number from 1 to 50"
+		boots=$2 ab_opts=1
+		shift 2
+		;;
+	--a | --b)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		case "$2" in lab | stock) ;; *) usage_error "bad value '$2' for $1: expected lab or stock" ;; esac
+		if [ "$1" = --a ]; then side_a=$2; else side_b=$2; fi
+		ab_opts=1
+		shift 2
+		;;
+	--b-cmdline)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		re='^[[:graph:]]+( [[:graph:]]+)*$'
+		[[ "$2" =~ $re ]] ||
+			usage_error "bad value '$2' for --b-cmdline: expected kernel parameters separated by single spaces"
+		b_cmdline=$2 ab_opts=1
+		shift 2
+		;;
+	--b-sysctl)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		[[ "$2" =~ ^[a-z0-9_]+(\.[a-z0-9_]+)+=[^[:space:]]+$ ]] ||
+			usage_error "bad value '$2' for --b-sysctl: expected KEY=VALUE, for example net.core.bpf_jit_enable=0"
+		b_sysctls+="${b_sysctls:+ }$2" ab_opts=1
+		shift 2
+		;;
 	-*) usage_error "unknown option '$1'" ;;
 	*)
 		if [ -z "$cmd" ]; then
@@ -129,8 +174,11 @@ report)
 	exec bench/report.sh "${args[0]}"
 	;;
 compare)
-	[ "${#args[@]}" -eq 2 ] || usage_error "compare takes two runs (ids or paths)"
-	exec bench/compare.sh "${args[@]}"
+	case "${#args[@]}:${args[*]}" in
+	2:*,* | 1:*) exec bench/compare-groups.sh "${args[@]}" ;;
+	2:*) exec bench/compare.sh "${args[@]}" ;;
+	*) usage_error "compare takes two runs, two comma-separated lists of runs, or an ab folder" ;;
+	esac
 	;;
 all | run | shell | ab) ;;
 tune-taprio)
@@ -140,6 +188,7 @@ tune-taprio)
 *) usage_error "unknown command '$cmd'" ;;
 esac
 [ -z "$bound_us" ] || [ "$cmd" = tune-taprio ] || usage_error "--bound-us goes with tune-taprio only"
+[ "$ab_opts" = 0 ] || [ "$cmd" = ab ] || usage_error "--boots, --a, --b, --b-cmdline and --b-sysctl go with ab only"
 
 # Which workloads
 selected=()
@@ -158,25 +207,16 @@ fi
 log deps "checking Debian packages"
 make -s deps
 
-if [ "$cmd" = ab ]; then
-	opts=(--profile "$profile")
-	[ "$trace" = 0 ] || opts+=(--trace)
-	[ -z "${LAB_ACCEL:-}" ] || opts+=(--accel "$LAB_ACCEL")
-	# Each run names its folder in LAB_RUN_DIR_FILE (results/latest may
-	# meanwhile point at somebody else's run)
-	LAB_RUN_DIR_FILE=$(mktemp)
-	export LAB_RUN_DIR_FILE
-	"$0" "${opts[@]}" --kernel stock run "${selected[@]}" || true
-	a=$(cat "$LAB_RUN_DIR_FILE")
-	"$0" "${opts[@]}" --kernel lab run "${selected[@]}" || true
-	b=$(cat "$LAB_RUN_DIR_FILE")
-	rm -f "$LAB_RUN_DIR_FILE"
-	{ [ -n "$a" ] && [ -n "$b" ]; } || die "ab: a run did not start (see above)"
-	exec bench/compare.sh "$a" "$b"
-fi
-
 log build "workloads and tests (make all)"
 make -s all
+
+if [ "$cmd" = ab ]; then
+	if [ -z "$boots" ]; then
+		boots=3
+		[ "$profile" = quick ] || boots=5
+	fi
+	exec bench/ab.sh "$boots" "$side_a" "$side_b" "$profile" "$trace" "$b_cmdline" "$b_sysctls" "${selected[@]}"
+fi
 
 if [ -n "$schedule" ]; then
 	check_schedule "--schedule:" "$schedule"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # Replicated A/B: BOOTS boots a side, interleaved A B A B ... so that
 # drifting host load falls on both sides alike, each boot a full run folder
-# (a1, b1, a2, ...) inside results/<ab-id>/; then build/labcompare over the
-# per-boot medians of every metric (the boot is the unit of replication),
-# which writes compare.txt and compare.json beside the runs.
+# (a1, b1, a2, ...) inside results/<ab-id>/; then bench/compare-groups.sh
+# over the per-boot medians of every metric (the boot is the unit of
+# replication), which writes compare.txt and compare.json beside the runs.
 # usage: bench/ab.sh BOOTS A_KERNEL B_KERNEL PROFILE TRACE B_CMDLINE B_SYSCTLS WORKLOAD...
 # Called by run-lab.sh, which has checked the arguments. B_CMDLINE is added
 # to the B side's kernel command line; B_SYSCTLS is a space-separated list of
@@ -40,6 +40,7 @@ asked=
 	echo "b_sysctls=$b_sysctls"
 	echo "profile=$profile"
 	echo "workloads=$*"
+	echo "asked=${asked%,}"
 } | atomic_write "$abdir/ab.env"
 log ab "$boots boots a side, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}; runs in $abdir"
 
@@ -75,9 +76,5 @@ if [ "${#a_runs[@]}" -eq 0 ] || [ "${#b_runs[@]}" -eq 0 ]; then
 fi
 [ "${#failed[@]}" -eq 0 ] ||
 	log ab "runs that failed (their metrics are compared where their summaries exist): ${failed[*]}"
-make -s build/labcompare
-build/labcompare --a "$(IFS=,; echo "${a_runs[*]}")" --b "$(IFS=,; echo "${b_runs[*]}")" \
-	--out "$abdir" --asked "${asked%,}"
-sed -n '1,40p' "$abdir/compare.txt"
-echo "comparison: $abdir/compare.txt (compare.json beside it)"
+bench/compare-groups.sh "$abdir"
 [ "${#failed[@]}" -eq 0 ]

@@ -17,21 +17,28 @@ kernel_build "$kernel" || exit 1
 
 # The run folder: never overwritten
 stamp=$(date -u +%Y%m%d-%H%M%S)
+# (LAB_RESULTS: the results root; LAB_RUN_NAME: the run's folder name, which
+# must not exist yet, as bench/ab.sh names its boots a1, b1, ...)
 if [ "$cmd" = shell ]; then
 	base=$LAB_CACHE/shell
 else
-	base=$LAB_ROOT/results
+	base=${LAB_RESULTS:-$LAB_ROOT/results}
 fi
 mkdir -p "$base"
-run_id=$stamp-$kernel
-n=1
-while ! mkdir "$base/$run_id" 2>/dev/null; do
-	n=$((n + 1))
-	run_id=$stamp-$kernel-$n
-done
+if [ -n "${LAB_RUN_NAME:-}" ]; then
+	run_id=$LAB_RUN_NAME
+	mkdir "$base/$run_id" || die "run folder $base/$run_id exists already"
+else
+	run_id=$stamp-$kernel
+	n=1
+	while ! mkdir "$base/$run_id" 2>/dev/null; do
+		n=$((n + 1))
+		run_id=$stamp-$kernel-$n
+	done
+fi
 rundir=$base/$run_id
 mkdir -p "$rundir/guest"
-if [ "$cmd" != shell ]; then
+if [ "$cmd" != shell ] && [ -z "${LAB_RUN_NAME:-}" ]; then
 	ln -sfn "$run_id" "$base/.latest.tmp.$$"
 	mv -T "$base/.latest.tmp.$$" "$base/latest"
 fi
@@ -56,6 +63,10 @@ log run "run $run_id in $rundir"
 	if [ "$cmd" = shell ]; then
 		echo interactive
 	fi
+	# sysctls asked for this boot (bench/ab.sh's --b-sysctl), before the workloads
+	for kv in ${LAB_SYSCTLS:-}; do
+		printf 'step %q sysctl -w %q\n' "sysctl-${kv%%=*}" "$kv"
+	done
 	for w in "${selected[@]}"; do
 		printf 'step %q bench/guest-run.sh %q\n' "wl-$w" "$w"
 	done
@@ -95,6 +106,7 @@ write_meta() { # write_meta STATUS
 		--arg schedule "${LAB_TAPRIO_SCHEDULE_FILE:+$(basename -- "$LAB_TAPRIO_SCHEDULE_FILE")}" \
 		--arg tune_bound "${LAB_TAPRIO_TUNE_BOUND_US:-}" \
 		--arg vm_seconds "${vm[vm_seconds]:-null}" \
+		--arg cmdline_extra "${LAB_CMDLINE_EXTRA:-}" --arg sysctls "${LAB_SYSCTLS:-}" \
 		--args '{
 			run_id: $run_id, status: $status, profile: $profile,
 			workloads: $ARGS.positional,
@@ -110,7 +122,8 @@ write_meta() { # write_meta STATUS
 			started: $started, ended: $ended,
 			kernel_build_seconds: ($kernel_build_seconds | tonumber),
 			boot_seconds: ($boot_seconds | tonumber? // null),
-			vm_seconds: ($vm_seconds | tonumber? // null)
+			vm_seconds: ($vm_seconds | tonumber? // null),
+			cmdline_extra: $cmdline_extra, sysctls: $sysctls
 		} + (if $tune == "" then {} else
 			{taprio_tune: {schedule: $tune, bound_us: ($tune_bound | tonumber)}} end)
 		  + (if $schedule == "" then {} else {taprio_schedule: $schedule} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"

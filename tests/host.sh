@@ -10,10 +10,11 @@ cd "$LAB_ROOT"
 # shellcheck source=tests/tap.sh
 . "$LAB_ROOT/tests/tap.sh"
 # expect_fail WHAT RC PATTERN COMMAND...: COMMAND exits RC and says PATTERN
+# (within 300 s: a command line wrongly accepted must not go on to boot runs)
 expect_fail() {
 	local what=$1 want=$2 pattern=$3 rc=0 out
 	shift 3
-	out=$("$@" 2>&1) || rc=$?
+	out=$(timeout 300 "$@" 2>&1) || rc=$?
 	check "$what: exit code" "$want" "$rc"
 	check "$what: message names '$pattern'" yes \
 		"$(grep -qF -- "$pattern" <<<"$out" && echo yes || echo "no: $(head -3 <<<"$out")")"
@@ -34,6 +35,14 @@ expect_fail "tune-taprio, missing schedule" 2 "'/nonexistent.sched'" ./run-lab.s
 expect_fail "tune-taprio, bad --bound-us" 2 "'-5'" \
 	./run-lab.sh --bound-us -5 tune-taprio workloads/taprio/schedules/three-class-10ms.sched
 expect_fail "--bound-us without tune-taprio" 2 "--bound-us" ./run-lab.sh --bound-us 10 run taprio
+expect_fail "ab: --boots 0" 2 "'0' for --boots" ./run-lab.sh --boots 0 ab bpfqs
+expect_fail "ab: --boots 3x" 2 "'3x' for --boots" ./run-lab.sh --boots 3x ab bpfqs
+expect_fail "ab: --a vanilla" 2 "'vanilla' for --a" ./run-lab.sh --a vanilla ab bpfqs
+expect_fail "ab: --b-sysctl without a value" 2 "'bpf_jit' for --b-sysctl" ./run-lab.sh --b-sysctl bpf_jit ab bpfqs
+expect_fail "ab: --b-cmdline with a newline" 2 "for --b-cmdline" ./run-lab.sh --b-cmdline $'a\nb' ab bpfqs
+expect_fail "ab options without ab" 2 "go with ab only" ./run-lab.sh --boots 2 run bpfqs
+expect_fail "ab: an unknown workload" 2 "'nosuch'" ./run-lab.sh ab nosuch
+expect_fail "compare with three runs" 2 "compare takes" ./run-lab.sh compare a b c
 expect_fail "--schedule, missing file" 2 "'/nonexistent.sched'" ./run-lab.sh --schedule /nonexistent.sched run taprio
 # A malformed schedule is refused on the host, before a guest boots for it
 expect_fail "--schedule, malformed schedule" 1 "interval-zero.sched:7: sched-entry: interval 0" \

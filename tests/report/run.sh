@@ -362,6 +362,46 @@ eq "$(grep -c '' "$tu/tune.csv")" 5 "tune.csv: a header and one line a variant a
 has "$tu/tune.csv" "window,0,0.5,1500,8500,50,0,100.000,,5.000" "tune.csv: a p99 the variant does not have is an empty field"
 has "$tu/tune.csv" "window,0,0.25,750,7750,,,,," "tune.csv: a variant not measured has its windows and no figures"
 
+# --- groups of runs: one run per boot (bench/compare-groups.sh, build/labcompare) --
+make -s -C "$root" build/labcompare >/dev/null
+g=$tmp/results/fix-ab
+mkdir -p "$g"
+printf 'ab_id=fix-ab\nasked=\n' >"$g/ab.env"
+# per boot: "planted" is 1.5 times slower on side B, "same" is not, "count"
+# differs but is a count; each boot's samples move a little with the boot
+for i in 1 2 3; do
+	for side in a b; do
+		f=1
+		[ "$side" = a ] || f=1.5
+		meta "$g/$side$i" "$side$i" '.workloads = ["w"]'
+		d=$(((i * 7 + ${#side}) % 5))
+		# shellcheck disable=SC2046 # the sample lists are split on purpose
+		{
+			metric planted '{}' ns $(for k in 1 2 3; do awk -v f="$f" -v d="$d" -v k="$k" 'BEGIN {print f * (100 + d + k)}'; done)
+			metric same '{}' ns $((100 + d)) $((101 + d)) $((102 + d))
+			metric count '{}' packets $i $i $i
+		} | summary "$g/$side$i" w ok
+	done
+done
+"$root/bench/compare-groups.sh" "$g" >"$tmp/groups.out" 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 0 "compare of an ab folder exits 0"
+cj=$g/compare.json
+eq "$(jq -r '.metrics[] | select(.name == "planted") | .changed' "$cj")" true \
+	"groups: a planted x1.5 over 3 boots a side is found changed"
+eq "$(jq -r '.metrics[] | select(.name == "planted") | .change_pct | round' "$cj")" 50 "groups: its %change is +50"
+eq "$(jq -r '.metrics[] | select(.name == "same") | [.changed, .why] | join(" ")' "$cj")" \
+	"false q >= 0.05" "groups: an unchanged metric is not changed, and says why"
+eq "$(jq -r '.metrics[] | select(.name == "count") | .why' "$cj")" \
+	"a count or a single figure: no p-value" "groups: a count gets no p-value"
+eq "$(jq -r '.metrics[0].name' "$cj")" planted "groups: the changed metric comes first"
+has "$g/compare.txt" "3 boot(s) in A, 3 in B" "compare.txt says the boots a side"
+"$root/bench/compare-groups.sh" "$g/a1" "$g/b1" >/dev/null 2>&1 && rc=0 || rc=$?
+eq "$rc" 0 "compare of one run a side (two lists of one) exits 0"
+has "$g/b1/compare-groups/compare.txt" "one boot a side gives no significance: %change only" \
+	"one boot a side: %change only, and it says so"
+"$root/bench/compare-groups.sh" "$g/a1" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 2 "compare of one run that is not an ab folder: usage error"
+
 # labstat's own checks of bad input
 "$LABSTAT" welch 1 2 x 4 5 6 >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
 eq "$rc" 2 "labstat welch with a non-number: exit 2"
