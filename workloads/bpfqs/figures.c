@@ -37,13 +37,14 @@ static int ratio_of(struct out *o, FILE *f, const struct series *u)
 
 	if (!p || !u->have_st || !p->have_st)
 		return 0;
+	r = series_new("syscall_prog_ratio", "ratio", u->kind, u->op, u->vsize, 0, false);
 	if (below_resolution(p, &e)) {
+		/* published with n 0, so that every run has the same metrics */
 		fprintf(f, "%s,%s,%u,0,%.3f,%.3f,,,,in-program cost below the resolution: no ratio\n",
 			kind_name[u->kind], u->op, u->vsize, u->st.median, p->st.median);
-		return 0;
+		return series_publish(o, r) ? -1 : 0;
 	}
 	n = u->n < p->n ? u->n : p->n;
-	r = series_new("syscall_prog_ratio", "ratio", u->kind, u->op, u->vsize, 0, false);
 	for (j = 0; j < n; j++)
 		if (p->x[j] > 0)
 			series_add(r, u->x[j] / p->x[j]);
