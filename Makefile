@@ -82,7 +82,7 @@ $(BUILD)/$(1): $(filter $(BUILD)/obj/workloads/$(1)/%,$(WL_OBJ)) $(BUILD)/libben
 endef
 $(foreach w,$(WORKLOAD_NAMES),$(eval $(call workload_rule,$(w))))
 
-# Statistics for shell scripts (bench/compare.sh): labstat, and labcompare
+# Statistics for shell scripts: labstat (sample statistics), labcompare (bench/compare.sh)
 # for groups of runs
 $(BUILD)/labstat $(BUILD)/labcompare: $(BUILD)/%: bench/tools/%.c $(BUILD)/libbench.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)

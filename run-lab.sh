@@ -19,11 +19,11 @@ Commands:
   list                the workloads there are
   shell               an interactive shell in the booted guest
   report RUN          (re)write the report of a run (run id or path)
-  compare RUN_A RUN_B compare two runs metric by metric
   compare A1,A2,... B1,B2,...   or   compare AB_FOLDER
-                      compare groups of runs, one run per boot: per-boot
-                      medians, a test across boots with Benjamini-Hochberg,
-                      %change with a 95% bootstrap interval (compare.txt/json)
+                      compare runs, one run per boot: per-boot medians, a
+                      test across boots with Benjamini-Hochberg, %change with
+                      a 95% bootstrap interval (compare.txt/json/md/html);
+                      one run a side (compare RUN_A RUN_B) gives %change only
   ab [WORKLOAD...]    replicated A/B: --boots N boots a side (3; 5 in the full
                       profile), interleaved A B A B, in results/<id>-ab/, then
                       compared as above
@@ -174,9 +174,8 @@ report)
 	exec bench/report.sh "${args[0]}"
 	;;
 compare)
-	case "${#args[@]}:${args[*]}" in
-	2:*,* | 1:*) exec bench/compare-groups.sh "${args[@]}" ;;
-	2:*) exec bench/compare.sh "${args[@]}" ;;
+	case "${#args[@]}" in
+	1 | 2) exec bench/compare.sh "${args[@]}" ;;
 	*) usage_error "compare takes two runs, two comma-separated lists of runs, or an ab folder" ;;
 	esac
 	;;

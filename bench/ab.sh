@@ -1,7 +1,7 @@
 #!/bin/bash
 # Replicated A/B: BOOTS boots a side, interleaved A B A B ... so that
 # drifting host load falls on both sides alike, each boot a full run folder
-# (a1, b1, a2, ...) inside results/<ab-id>/; then bench/compare-groups.sh
+# (a1, b1, a2, ...) inside results/<ab-id>/; then bench/compare.sh
 # over the per-boot medians of every metric (the boot is the unit of
 # replication), which writes compare.txt and compare.json beside the runs.
 # usage: bench/ab.sh BOOTS A_KERNEL B_KERNEL PROFILE TRACE B_CMDLINE B_SYSCTLS WORKLOAD...
@@ -76,5 +76,5 @@ if [ "${#a_runs[@]}" -eq 0 ] || [ "${#b_runs[@]}" -eq 0 ]; then
 fi
 [ "${#failed[@]}" -eq 0 ] ||
 	log ab "runs that failed (their metrics are compared where their summaries exist): ${failed[*]}"
-bench/compare-groups.sh "$abdir"
+bench/compare.sh "$abdir"
 [ "${#failed[@]}" -eq 0 ]

@@ -1,37 +1,36 @@
-# Comparison of two runs: the medians of one metric in run A and run B, one
-# pair of bars per parameter set, error bars of +-1 sample stddev.
+# Comparison of runs: %change of metric B against A, one bar per parameter
+# set, error bars the 95 % bootstrap interval over the boots (none with one
+# boot a side); red bars are the metrics found changed.
 # Run by bench/compare.sh once per metric name:
-#	gnuplot -e "rundir='OUTDIR'; runid='A vs B'; metric='taprio.latency'; \
-#		unit='ns'; alabel='RUN_A'; blabel='RUN_B'" plots/compare.gp
-# input: OUTDIR/compare-<metric>.csv, header "params,a_median,a_stddev,b_median,b_stddev"
+#	gnuplot -e "rundir='OUTDIR'; metric='taprio.latency'; boots='3 boot(s) in A, 3 in B'" \
+#		plots/compare.gp
+# input: OUTDIR/compare-<metric>.csv, header "params,change,lo,hi,changed"
 # output: OUTDIR/compare-<metric>.png and .svg
-load 'plots/common.gp'
-if (!exists("metric") || !exists("unit") || !exists("alabel") || !exists("blabel")) {
-	print "error: compare.gp needs metric, unit, alabel and blabel set with -e"
+if (!exists("metric") || !exists("boots")) {
+	print "error: compare.gp needs metric and boots set with -e"
 	exit status 2
 }
+if (!exists("runid")) runid = 'B against A'
+load 'plots/common.gp'
 data = rundir.'/compare-'.metric.'.csv'
 
-set title metric.': run A against run B (median, error bars +-1 stddev)'
-set ylabel metric.' ['.unit.']'
+set title metric.': %change of B against A ('.boots.'; bars: 95 % interval)'
+set ylabel '%change of the median, B against A'
 set xlabel 'parameters'
-set style data histograms
-set style histogram errorbars gap 1 lw 1.5
 set style fill solid 0.75 border -1
-set boxwidth 0.9
-set yrange [0:*]
+set boxwidth 0.6
 set xtics rotate by -25 left
-set key top left
-set offsets 0, 0, graph 0.15, 0
+set key off
+set xzeroaxis lt 1 lc rgb '#444444'
 stats data using 2 skip 1 nooutput
 set xrange [-0.6:STATS_records - 0.4]
-# bar j (0, 1) of cluster i is centred at i + (j - 0.5) * w, w = 1 / (2 + gap)
-w = 1.0 / 3
-lbl(m) = m == m ? sprintf('%.4g', m) : ''
-plot data using 2:3:xtic(1) skip 1 title 'A: '.alabel ls 1, \
-     '' using 4:5 skip 1 title 'B: '.blabel ls 2, \
-     '' using ($0 - w / 2):($2 + $3):(lbl($2)) skip 1 with labels offset 0, 0.7 font ',8' notitle, \
-     '' using ($0 + w / 2):($4 + $5):(lbl($4)) skip 1 with labels offset 0, 0.7 font ',8' notitle
+set offsets 0, 0, graph 0.1, graph 0.1
+lbl(m) = m == m ? sprintf('%+.1f%%', m) : ''
+# the invisible points at 0 keep 0 inside the autoscaled y range
+plot data using 0:2:($5 > 0 ? 0xee6677 : 0x4477aa):xtic(1) skip 1 with boxes lc rgb variable, \
+     '' using 0:(0) skip 1 with points pt -1, \
+     '' using 0:2:3:4 skip 1 with yerrorbars lc rgb '#222222' lw 1.5 ps 0, \
+     '' using 0:2:(lbl($2)) skip 1 with labels offset 0, 0.8 font ',8'
 
 out = rundir.'/compare-'.metric
 @save

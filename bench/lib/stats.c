@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Summary statistics and Welch's t-test; see stats.h for the definitions. */
+/* Summary statistics and Student's t distribution; see stats.h for the definitions. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -186,29 +186,4 @@ double stats_t_quantile(double p, double df)
 			hi = mid;
 	}
 	return p > 0.5 ? (lo + hi) / 2 : -(lo + hi) / 2;
-}
-
-int stats_welch(double mean_a, double sd_a, size_t n_a,
-		double mean_b, double sd_b, size_t n_b, struct welch *w)
-{
-	double va, vb, se;
-
-	if (n_a < 2 || n_b < 2 || !isfinite(mean_a) || !isfinite(mean_b) ||
-	    !isfinite(sd_a) || !isfinite(sd_b) || sd_a < 0 || sd_b < 0)
-		return -EINVAL;
-	va = sd_a * sd_a / (double)n_a;
-	vb = sd_b * sd_b / (double)n_b;
-	se = sqrt(va + vb);
-	if (se == 0) {
-		w->df = (double)(n_a + n_b - 2);
-		w->t = mean_a == mean_b ? 0 : copysign(INFINITY, mean_b - mean_a);
-	} else {
-		w->df = (va + vb) * (va + vb) /
-			(va * va / (double)(n_a - 1) + vb * vb / (double)(n_b - 1));
-		w->t = (mean_b - mean_a) / se;
-	}
-	w->p = t_two_sided(w->t, w->df);
-	w->t_crit = stats_t_quantile(0.975, w->df);
-	w->significant = fabs(w->t) > w->t_crit;
-	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Summary statistics of benchmark samples and Welch's t-test.
+ * Summary statistics of benchmark samples and Student's t distribution.
  *
  * Percentiles (median, p99) use linear interpolation between the closest
  * ranks of the sorted samples (Hyndman & Fan type 7, the default of R and
@@ -64,24 +64,5 @@ double stats_t_cdf(double t, double df);
 double stats_t_quantile(double p, double df);
 /* Regularized incomplete beta function I_x(a, b), a, b > 0, 0 <= x <= 1. */
 double stats_betainc(double a, double b, double x);
-
-struct welch {
-	double t;	/* (mean_b - mean_a) / standard error */
-	double df;	/* Welch-Satterthwaite degrees of freedom */
-	double p;	/* two-sided p-value */
-	double t_crit;	/* 0.975 quantile of t(df): the 95 % two-sided bound */
-	bool significant; /* |t| > t_crit, i.e. p < 0.05 */
-};
-
-/*
- * stats_welch - Welch's unequal-variances t-test of B against A at 95 %,
- * two-sided, from each sample's mean, sample stddev and size.
- * Returns 0, or -EINVAL when a size is below 2, a stddev is negative or a
- * value is not finite.
- * Zero variance on both sides: equal means are not significant (t = 0,
- * p = 1); different means are (t = +-inf, p = 0); df is then n_a + n_b - 2.
- */
-int stats_welch(double mean_a, double sd_a, size_t n_a,
-		double mean_b, double sd_b, size_t n_b, struct welch *w);
 
 #endif

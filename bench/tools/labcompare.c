@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,24 @@ struct cmp {
 	char *runs[2][MAX_RUNS];
 	size_t nruns[2];
 	json_t *meta[2][MAX_RUNS];
+	json_t *loadwarn;	/* what could not be read, as warnings */
 };
+
+/* A warning found while loading: kept for compare.txt and compare.json */
+static void load_warning(struct cmp *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		lab_die("out of memory");
+	va_end(ap);
+	if (!c->loadwarn)
+		c->loadwarn = json_array();
+	json_array_append_new(c->loadwarn, json_string(s));
+	free(s);
+}
 
 static bool in_list(const char *const *list, const char *s)
 {
@@ -132,10 +150,16 @@ static void load_run(struct cmp *c, int s, const char *dir)
 			lab_die("out of memory");
 		sum = json_load_file(path, 0, &err);
 		if (!sum) {
-			fprintf(stderr, "labcompare: %s: %s (its metrics are missing)\n", path, err.text);
+			load_warning(c, "workload %s has no readable summary.json in %s (%s): its metrics are missing",
+				     json_string_value(w), dir, err.text);
 			free(path);
 			continue;
 		}
+		if (strcmp(json_string_value(json_object_get(sum, "status")) ?: "none", "ok"))
+			load_warning(c, "workload %s did not finish ok in %s (%s%s%s)", json_string_value(w),
+				     dir, json_string_value(json_object_get(sum, "status")) ?: "no status",
+				     json_is_string(json_object_get(sum, "reason")) ? ": " : "",
+				     json_string_value(json_object_get(sum, "reason")) ?: "");
 		json_array_foreach(json_object_get(sum, "metrics"), k, jm)
 			add_metric(c, s, json_string_value(w), jm);
 		json_decref(sum);
@@ -157,10 +181,17 @@ static void load_side(struct cmp *c, int s, const char *list)
 	free(copy);
 }
 
+/* json_equal, with two absent values equal */
+static bool same(json_t *x, json_t *y)
+{
+	return (!x && !y) || json_equal(x, y);
+}
+
 /* The warnings: meta keys that differ, across or within the sides */
 static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t *jw)
 {
 	size_t k, s, r, nw = 0;
+	json_t *w;
 
 	for (k = 0; meta_keys[k]; k++) {
 		json_t *first = json_object_get(c->meta[0][0], meta_keys[k]);
@@ -171,22 +202,27 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 			continue;
 		for (s = 0; s < 2; s++)
 			for (r = 0; r < c->nruns[s]; r++)
-				if (!json_equal(first, json_object_get(c->meta[s][r], meta_keys[k])))
+				if (!same(first, json_object_get(c->meta[s][r], meta_keys[k])))
 					differ = true;
 		if (!differ)
 			continue;
 		fa = json_dumps(first, JSON_ENCODE_ANY);
 		for (s = 0; s < 2 && !fb; s++)
 			for (r = 0; r < c->nruns[s] && !fb; r++)
-				if (!json_equal(first, json_object_get(c->meta[s][r], meta_keys[k])))
+				if (!same(first, json_object_get(c->meta[s][r], meta_keys[k])))
 					fb = json_dumps(json_object_get(c->meta[s][r], meta_keys[k]),
 							JSON_ENCODE_ANY);
 		fprintf(out, "warning: the runs differ in %s (%s and %s), which was not asked\n",
 			meta_keys[k], fa ? fa : "null", fb ? fb : "null");
-		json_array_append_new(jw, json_sprintf("%s differs: %s and %s", meta_keys[k],
-						       fa ? fa : "null", fb ? fb : "null"));
+		json_array_append_new(jw, json_sprintf("the runs differ in %s (%s and %s), which was not asked",
+						       meta_keys[k], fa ? fa : "null", fb ? fb : "null"));
 		free(fa);
 		free(fb);
+		nw++;
+	}
+	json_array_foreach(c->loadwarn, k, w) {
+		fprintf(out, "warning: %s\n", json_string_value(w));
+		json_array_append(jw, w);
 		nw++;
 	}
 	return nw;
@@ -267,16 +303,30 @@ static int cmp_rank(const void *x, const void *y)
 	return strcmp(a->key, b->key);
 }
 
+/* @x with @fmt into @buf, or "-" when it is not a number */
+static const char *fmt_num(char *buf, size_t len, const char *fmt, double x)
+{
+	if (isfinite(x))
+		snprintf(buf, len, fmt, x);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void text_line(FILE *f, const struct metric *m)
 {
 	const struct ab_metric *a = &m->ab;
 	char *p = json_dumps(json_object_get(m->desc, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+	char ci[64] = "", q[32], cva[32], cvb[32];
 
-	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% [%+.1f, %+.1f] q=%-8.3g cv %.1f%%/%.1f%%  %s\n",
+	if (isfinite(a->lo) && isfinite(a->hi))
+		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", a->lo, a->hi);
+	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s  %s\n",
 		json_string_value(json_object_get(m->desc, "workload")),
 		json_string_value(json_object_get(m->desc, "name")), p ? p : "{}",
-		a->med_a, a->med_b, a->change, a->lo, a->hi, a->q,
-		100 * a->cv_a, 100 * a->cv_b, a->why ? a->why : "");
+		a->med_a, a->med_b, a->change, ci, fmt_num(q, sizeof(q), "%.3g", a->q),
+		fmt_num(cva, sizeof(cva), "%.1f%%", 100 * a->cv_a),
+		fmt_num(cvb, sizeof(cvb), "%.1f%%", 100 * a->cv_b), a->why ? a->why : "");
 	free(p);
 }
 
@@ -300,7 +350,7 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 
 		json_array_append_new(arr, metric_json(m));
 		changed += m->ab.changed;
-		judged += m->n[0] && m->n[1] && !m->count;
+		judged += m->n[0] >= 2 && m->n[1] >= 2 && !m->count;
 	}
 	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics, %zu tested; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% bootstrap interval that excludes 0)\n",
 		c->nruns[0], c->nruns[1], c->nm, judged, changed);

@@ -193,77 +193,54 @@ has "$md" "![latency](alpha/latency.png) ([SVG](alpha/latency.svg))" "report.md 
 has "$r/report.html" "data:image/png;base64,iVBOR" "report.html embeds the figure"
 has "$md" "some figures could not be drawn" "report lists the figure that failed"
 
-# --- comparison --------------------------------------------------------------------
+# --- comparison of one run a side: %change only ------------------------------------
 a=$tmp/results/runA
 b=$tmp/results/runB
 meta "$a" runA '.workloads = ["w", "gone"]'
 meta "$b" runB '.workloads = ["w"] | .hz = 1000 | .kernel_flavour = "stock"'
-wa1='27.5 21.0 19.0 23.6 17.0 17.9 16.9 20.1 21.9 22.6 23.1 19.6 19.0 21.7 21.4'
-wb1='27.1 22.0 20.8 23.4 23.4 23.5 25.8 22.0 24.8 20.2 21.9 22.1 22.9 20.5 24.4'
-wa2='17.2 20.9 22.6 18.1 21.7 21.4 23.5 24.2 14.7 21.8'
-wb2='21.5 22.8 21.0 23.0 21.6 23.6 22.5 20.7 23.4 21.8 20.7 21.7 21.5 22.5 23.6 21.5 22.5 23.5 21.5 21.8'
-# shellcheck disable=SC2086 # the sample lists are split on purpose
 {
 	metric faster '{}' ns 100 101 99 100 102 98 100 101 99 100
-	metric noise '{}' ns 100 102 98 105 95
 	metric flat '{"q": "1"}' count 5 5 5
 	metric flat '{"q": "2"}' count 5 5 5
-	metric welch_ex1 '{}' s $wa1
-	metric welch_ex2 '{}' s $wa2
-	metric single '{}' ns 7
 	metric only_in_a '{}' ns 1 2 3
 } | summary "$a" w ok
-# shellcheck disable=SC2086
 {
 	metric faster '{}' ns 110 111 109 110 112 108 110 111 109 110
-	metric noise '{}' ns 101 103 99 106 96
 	metric flat '{"q": "1"}' count 5 5 5
 	metric flat '{"q": "2"}' count 6 6 6
-	metric welch_ex1 '{}' s $wb1
-	metric welch_ex2 '{}' s $wb2
-	metric single '{}' ns 7 8 9
 	metric only_in_b '{}' ns 4 5 6
 } | summary "$b" w ok
 
 out=$("$root/bench/compare.sh" runA runB 2>"$tmp/err") && rc=0 || rc=$?
-eq "$rc" 0 "compare.sh by run ids exits 0"
+eq "$rc" 0 "compare.sh of two runs by run id exits 0"
 c=$b/compare-runA
 check "compare writes into RUN_B/compare-<A id>/" test -f "$c/compare.json"
-# sig KEY EXPECTED DESC: the significance decision of one metric
-sig() {
-	eq "$(jq -r --arg k "$1" '.both[] | select(.key == $k) | .welch.significant' "$c/compare.json")" "$2" "$3"
+# m KEY JQ: a field of one metric of compare.json (KEY: name[ params])
+m() {
+	jq -r --arg k "$1" ".metrics[] | select((.name + (.params | to_entries
+		| map(\" \(.key)=\(.value)\") | join(\"\"))) == \$k) | $2" "$c/compare.json"
 }
-chg() {
-	eq "$(jq -r --arg k "$1" '.both[] | select(.key == $k) | .change_pct * 10 | round / 10' "$c/compare.json")" "$2" "$3"
-}
-sig w.faster yes "10 % faster with 1 % noise, n 10 each: significant"
-chg w.faster 10 "%change of 100 -> 110 is +10"
-sig w.noise no "1 % apart with 3.8 % noise, n 5 each: not significant"
-sig "w.flat q=1" no "zero variance, equal: not significant"
-chg "w.flat q=1" 0 "zero variance, equal: %change 0"
-sig "w.flat q=2" yes "zero variance, 5 -> 6: significant"
-sig w.welch_ex1 yes "Wikipedia Welch example 1 (p 0.021): significant"
-eq "$(jq -r '.both[] | select(.key == "w.welch_ex1") | .welch.p * 1000 | round' "$c/compare.json")" 21 \
-	"Wikipedia Welch example 1: p = 0.021"
-sig w.welch_ex2 no "Wikipedia Welch example 2 (p 0.149): not significant"
-sig w.single n/a "one sample in A: n/a"
-eq "$(jq -r '[.only_a[].key] | join(",")' "$c/compare.json")" w.only_in_a "metric only in A listed apart"
-eq "$(jq -r '[.only_b[].key] | join(",")' "$c/compare.json")" w.only_in_b "metric only in B listed apart"
-has "$c/compare.txt" "warning: the runs differ in HZ: A 250, B 1000" "HZ difference named in a warning"
-hasnt "$c/compare.txt" "differ in accelerator" "no accelerator warning when both are tcg"
-hasnt "$c/compare.txt" "differ in vCPU" "no vCPU warning when both have 2"
-has "$c/compare.txt" "warning: workload gone has no summary.json in A: missing" "a workload missing from a run is warned about"
-has "$c/compare.txt" "%stddev    %change" "text has LKP's %stddev %change %stddev columns"
-eq "$(grep -E ' w\.faster$' "$c/compare.txt" | tr -s ' ')" " 100 ± 1.2% +10.0% 110 ± 1.0% yes w.faster" \
-	"LKP row: mean ± stddev%, %change, mean ± stddev%, sig, metric"
-eq "$(printf '%s\n' "$out" | head -n 1)" "A: runA ($a)" "terminal output starts with the runs"
-has "$c/compare.md" '```text' "compare.md holds the LKP table"
-has "$c/compare.md" "## Metrics only in A (runA)" "compare.md lists metrics only in A"
-has "$c/compare.html" '<td class="sig">significant</td>' "compare.html marks significant rows"
-has "$c/compare.html" "data:image/png;base64,iVBOR" "compare.html embeds the overlay figures"
-check "overlay figure per metric name: w.faster" test -s "$c/compare-w.faster.png"
-check "overlay figure per metric name: w.flat (two param sets)" test -s "$c/compare-w.flat.svg"
-eq "$(sed -n 2,3p "$c/compare-w.flat.csv" | tr '\n' ' ')" "q=1,5,0,5,0 q=2,5,0,6,0 " "overlay CSV: params, A median, stddev, B median, stddev"
+eq "$(m faster '.change_pct | round')" 10 "one run a side: %change of 100 -> 110 is +10"
+eq "$(m faster '[.changed, .p, .why] | map(tostring) | join(" ")')" \
+	"false null one boot a side gives no significance" \
+	"one run a side: no p-value, not changed, and it says why (a 10 % change with 1 % noise inside the boot)"
+eq "$(m "flat q=2" '.change_pct | round')" 20 "a count 5 -> 6: %change +20"
+eq "$(m only_in_a '.why')" "missing in B" "a metric only in A: missing in B"
+eq "$(m only_in_b '.why')" "missing in A" "a metric only in B: missing in A"
+has "$c/compare.txt" "one boot a side gives no significance: %change only" "compare.txt says one boot a side gives %change only"
+has "$c/compare.txt" 'warning: the runs differ in hz (250 and 1000), which was not asked' "HZ difference named in a warning"
+hasnt "$c/compare.txt" "differ in accel" "no accelerator warning when both are tcg"
+has "$c/compare.txt" "warning: workload gone has no readable summary.json in $a" "a workload missing from a run is warned about"
+eq "$(jq '.warnings | length' "$c/compare.json")" 3 "compare.json holds the warnings (hz, kernel flavour, the missing workload)"
+eq "$(printf '%s\n' "$out" | head -n 2 | tr '\n' ' ')" "A: runA B: runB " "terminal output starts with the runs"
+has "$c/compare.md" "## Verdict" "compare.md starts with the verdict"
+hasnt "$c/compare.md" "## Changes found" "no change found: no 'Changes found' section"
+has "$c/compare.md" "## Metrics one side lacks" "compare.md lists the metrics one side lacks"
+has "$c/compare.html" "data:image/png;base64,iVBOR" "compare.html embeds the figures"
+check "a figure per metric name: w.faster" test -s "$c/compare-w.faster.png"
+check "a figure per metric name: w.flat (two param sets)" test -s "$c/compare-w.flat.svg"
+eq "$(sed -n 2,3p "$c/compare-w.flat.csv" | tr '\n' ' ')" "q=1,0,NaN,NaN,0 q=2,20,NaN,NaN,0 " \
+	"figure CSV: params, %change, no interval with one boot a side, not changed"
 
 sum1=$(find "$c" -type f -exec sha256sum {} + | sort | sha256sum)
 "$root/bench/compare.sh" "$a" "$b" >/dev/null 2>&1
@@ -275,8 +252,9 @@ has "$tmp/err" "refusing to overwrite" "the error says why"
 "$root/bench/compare.sh" runA no-such-run >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
 eq "$rc" 2 "compare.sh with an unknown run: exit 2"
 has "$tmp/err" "run 'no-such-run' not found" "the error names the unknown run"
-"$root/bench/compare.sh" runA >/dev/null 2>&1 && rc=0 || rc=$?
-eq "$rc" 2 "compare.sh with one run: usage error, exit 2"
+"$root/bench/compare.sh" runA >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 2 "compare.sh with one run that is not an ab folder: usage error, exit 2"
+has "$tmp/err" "'runA' is not an ab folder" "the error says the one argument is not an ab folder"
 "$root/bench/compare.sh" "$a" "$b" "$tmp/cmp-out" >/dev/null 2>&1
 check "compare.sh into an explicit new OUTDIR" test -f "$tmp/cmp-out/compare.html"
 eq "$(find "$tmp/results" "$tmp/cmp-out" -name '*.tmp.*' | wc -l)" 0 "no temporary files left by compare"
@@ -362,7 +340,7 @@ eq "$(grep -c '' "$tu/tune.csv")" 5 "tune.csv: a header and one line a variant a
 has "$tu/tune.csv" "window,0,0.5,1500,8500,50,0,100.000,,5.000" "tune.csv: a p99 the variant does not have is an empty field"
 has "$tu/tune.csv" "window,0,0.25,750,7750,,,,," "tune.csv: a variant not measured has its windows and no figures"
 
-# --- groups of runs: one run per boot (bench/compare-groups.sh, build/labcompare) --
+# --- groups of runs: one run per boot (bench/compare.sh, build/labcompare) ------
 make -s -C "$root" build/labcompare >/dev/null
 g=$tmp/results/fix-ab
 mkdir -p "$g"
@@ -383,7 +361,7 @@ for i in 1 2 3; do
 		} | summary "$g/$side$i" w ok
 	done
 done
-"$root/bench/compare-groups.sh" "$g" >"$tmp/groups.out" 2>"$tmp/err" && rc=0 || rc=$?
+"$root/bench/compare.sh" "$g" >"$tmp/groups.out" 2>"$tmp/err" && rc=0 || rc=$?
 eq "$rc" 0 "compare of an ab folder exits 0"
 cj=$g/compare.json
 eq "$(jq -r '.metrics[] | select(.name == "planted") | .changed' "$cj")" true \
@@ -395,16 +373,18 @@ eq "$(jq -r '.metrics[] | select(.name == "count") | .why' "$cj")" \
 	"a count or a single figure: no p-value" "groups: a count gets no p-value"
 eq "$(jq -r '.metrics[0].name' "$cj")" planted "groups: the changed metric comes first"
 has "$g/compare.txt" "3 boot(s) in A, 3 in B" "compare.txt says the boots a side"
-"$root/bench/compare-groups.sh" "$g/a1" "$g/b1" >/dev/null 2>&1 && rc=0 || rc=$?
-eq "$rc" 0 "compare of one run a side (two lists of one) exits 0"
-has "$g/b1/compare-groups/compare.txt" "one boot a side gives no significance: %change only" \
-	"one boot a side: %change only, and it says so"
-"$root/bench/compare-groups.sh" "$g/a1" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 2 "compare of one run that is not an ab folder: usage error"
+has "$g/compare.md" "## Changes found (1), ranked by effect" "compare.md of the ab folder: the change found first"
+check "the ab folder gets the figures" test -s "$g/compare-w.planted.png"
+eq "$(sed -n 2p "$g/compare-w.planted.csv" | cut -d, -f1,2,5)" "(no params),50,1" "figure CSV of the planted change: +50, changed"
+"$root/bench/compare.sh" "$g/a1,$g/a2" "$g/b1,$g/b2" "$tmp/two-lists" >/dev/null 2>&1 && rc=0 || rc=$?
+eq "$rc" 0 "compare of two lists of runs exits 0"
+eq "$(jq '[.boots_a, .boots_b] | join(" ")' "$tmp/two-lists/compare.json" | tr -d '"')" "2 2" "two lists of two: 2 boots a side"
+"$root/bench/compare.sh" "$g/a1," "$g/b1" >/dev/null 2>&1 && rc=0 || rc=$?
+eq "$rc" 0 "a trailing comma in a list is ignored"
 
 # labstat's own checks of bad input
-"$LABSTAT" welch 1 2 x 4 5 6 >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 2 "labstat welch with a non-number: exit 2"
+echo "1 2 x 4" | "$LABSTAT" stats >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+eq "$rc" 2 "labstat stats with a non-number: exit 2"
 has "$tmp/err" "'x' is not a number" "labstat names the bad value"
 
 echo "1..$n"
