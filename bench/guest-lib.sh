@@ -15,16 +15,30 @@
 # Software events that TCG supports (no hardware counters under emulation)
 PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
 
+# progress TEXT: a one-line result for the host's terminal, for example
+# "conformance 120 ok; measuring 3 classes x 1000 packets" (bench/progress.sh
+# prints it with the workload's name and the elapsed time). Nothing outside a
+# lab run (no $LAB_OUT/guest).
+progress() {
+	[ -d "${LAB_OUT:-}/guest" ] || return 0
+	printf 'note %s %s\n' "${LAB_WL_OUT##*/}" "$*" >>"$LAB_OUT/guest/progress"
+}
+
 # phase NAME COMMAND...: run one measured phase of the workload under perf
-# stat; its counts are appended to perf-stat.txt under the phase's name.
+# stat; its counts are appended to perf-stat.txt under the phase's name. Its
+# start and end go to the host's terminal (progress).
 phase() {
 	local name=$1 rc=0
 	shift
 	echo "== phase $name: $*" >&2
+	[ ! -d "${LAB_OUT:-}/guest" ] ||
+		printf 'phase %s %s\n' "${LAB_WL_OUT##*/}" "$name" >>"$LAB_OUT/guest/progress"
 	echo "# phase $name" >>"$LAB_WL_OUT/perf-stat.txt"
 	perf stat -e "$PERF_EVENTS" -o "$LAB_WL_OUT/perf-stat.tmp" -- "$@" || rc=$?
 	cat "$LAB_WL_OUT/perf-stat.tmp" >>"$LAB_WL_OUT/perf-stat.txt" 2>/dev/null || true
 	rm -f "$LAB_WL_OUT/perf-stat.tmp"
+	[ ! -d "${LAB_OUT:-}/guest" ] ||
+		printf 'phase-end %s %s %s\n' "${LAB_WL_OUT##*/}" "$name" "$rc" >>"$LAB_OUT/guest/progress"
 	return "$rc"
 }
 

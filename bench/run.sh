@@ -72,6 +72,9 @@ log run "run $run_id in $rundir"
 	done
 } | atomic_write "$rundir/guest/job.sh"
 
+# runs with the same key estimate each other's time left (bench/progress.sh)
+export LAB_PROGRESS_KEY="profile=$profile kernel=$kernel trace=$trace cmdline=${LAB_CMDLINE_EXTRA:-} sysctls=${LAB_SYSCTLS:-} workloads=${selected[*]}"
+
 started=$(date -u +%FT%TZ)
 lab_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
 [ -z "$(git status --porcelain 2>/dev/null)" ] || lab_commit+=-dirty

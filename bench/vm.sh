@@ -18,6 +18,9 @@
 # LAB_GUEST_DEADLINE (counted from its own start) and powers off cleanly,
 # leaving guest/deadline-passed; the host stops QEMU at LAB_DEADLINE, for a
 # guest that cannot do even that.
+# While the guest runs, its steps and phases are printed as they start and
+# end (bench/progress.sh, kept in RUN_DIR/progress.log), with the time left
+# estimated from the last run of the same LAB_PROGRESS_KEY.
 # Writes RUN_DIR/console.log and RUN_DIR/vm.env (accel, vcpus, mem_mb,
 # net_mode, qemu_version, boot_seconds). Exits 0 when the guest ran the whole
 # job, every step exited 0 and the console shows no kernel warning, panic,
@@ -25,6 +28,8 @@
 set -eu
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/progress.sh
+. "$(dirname "$0")/progress.sh"
 
 rundir=$(cd "$1" && pwd)
 image=$2
@@ -132,6 +137,7 @@ if [ -n "$interactive" ]; then
 fi
 "${qemu[@]}" >"$rundir/qemu.log" 2>&1 </dev/null &
 qpid=$!
+progress_init "$rundir" "$t0"
 
 # Wait for QEMU, watching the deadline; report the first guest command
 started=
@@ -141,6 +147,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 		started=1
 		log vm "guest running the job ($(secs_since "$t0")s after QEMU started)"
 	fi
+	progress_poll
 	if [ "$(($(now_ns) - t0))" -ge "$((deadline * 1000000000))" ]; then
 		rc=124
 		kill "$qpid" 2>/dev/null || true
@@ -155,6 +162,7 @@ set -e
 qpid=
 [ "$rc" -eq 124 ] || rc=$wrc
 elapsed=$(secs_since "$t0")
+progress_done
 
 boot_seconds=null
 if [ -f "$rundir/guest/first-step" ]; then

@@ -8,8 +8,9 @@
 # line per command (or "interactive" for a shell on the console). A step runs
 # in $LAB_SRC with its output in guest/NAME.log and its exit status in
 # guest/NAME.rc; guest/first-step marks the start of the first step and
-# guest/done a finished job. It exits when the job is done; PID 1 then stops
-# what is left and powers off.
+# guest/done a finished job; guest/progress has a line as each step starts
+# and ends (the host prints them: bench/progress.sh). It exits when the job
+# is done; PID 1 then stops what is left and powers off.
 set -u
 
 SRC=$LAB_SRC
@@ -30,10 +31,12 @@ step() {
 	shift
 	[ -f "$OUT/guest/first-step" ] || : >"$OUT/guest/first-step"
 	say "step $name"
+	echo "start $name" >>"$OUT/guest/progress"
 	(cd "$SRC" && "$@") >"$OUT/guest/$name.log" 2>&1 </dev/null
 	rc=$?
 	echo "$rc" >"$OUT/guest/$name.rc.tmp"
 	mv "$OUT/guest/$name.rc.tmp" "$OUT/guest/$name.rc"
+	echo "end $name $rc" >>"$OUT/guest/progress"
 	say "step $name: exit $rc"
 }
 
