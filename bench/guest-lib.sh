@@ -4,7 +4,7 @@
 # probe output turned into CSV; and the TAP helpers of tests/tap.sh (check,
 # tap_fold: a conformance stream folded into the driver's). Sourced.
 #
-# The driver runs with $LAB_WL_OUT (the workload's results folder),
+# The driver runs with $LAB_WORKLOAD (its name), $LAB_WL_OUT (its results folder),
 # $LAB_PROFILE (quick|full) and $LAB_TRACE (0|1) set by bench/guest-run.sh.
 
 # (found beside this file, not through $LAB_SRC: a test may run a driver in a
@@ -21,7 +21,7 @@ PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
 # lab run (no $LAB_OUT/guest).
 progress() {
 	[ -d "${LAB_OUT:-}/guest" ] || return 0
-	printf 'note %s %s\n' "${LAB_WL_OUT##*/}" "$*" >>"$LAB_OUT/guest/progress"
+	printf 'note %s %s\n' "${LAB_WORKLOAD:-${LAB_WL_OUT##*/}}" "$*" >>"$LAB_OUT/guest/progress"
 }
 
 # phase NAME COMMAND...: run one measured phase of the workload under perf
@@ -32,13 +32,13 @@ phase() {
 	shift
 	echo "== phase $name: $*" >&2
 	[ ! -d "${LAB_OUT:-}/guest" ] ||
-		printf 'phase %s %s\n' "${LAB_WL_OUT##*/}" "$name" >>"$LAB_OUT/guest/progress"
+		printf 'phase %s %s\n' "${LAB_WORKLOAD:-${LAB_WL_OUT##*/}}" "$name" >>"$LAB_OUT/guest/progress"
 	echo "# phase $name" >>"$LAB_WL_OUT/perf-stat.txt"
 	perf stat -e "$PERF_EVENTS" -o "$LAB_WL_OUT/perf-stat.tmp" -- "$@" || rc=$?
 	cat "$LAB_WL_OUT/perf-stat.tmp" >>"$LAB_WL_OUT/perf-stat.txt" 2>/dev/null || true
 	rm -f "$LAB_WL_OUT/perf-stat.tmp"
 	[ ! -d "${LAB_OUT:-}/guest" ] ||
-		printf 'phase-end %s %s %s\n' "${LAB_WL_OUT##*/}" "$name" "$rc" >>"$LAB_OUT/guest/progress"
+		printf 'phase-end %s %s %s\n' "${LAB_WORKLOAD:-${LAB_WL_OUT##*/}}" "$name" "$rc" >>"$LAB_OUT/guest/progress"
 	return "$rc"
 }
 

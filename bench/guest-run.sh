@@ -12,7 +12,7 @@ driver=$LAB_SRC/workloads/$name/driver.sh
 	echo "error: no driver $driver for workload '$name'" >&2
 	exit 2
 }
-export LAB_WL_OUT=$LAB_OUT/$name
+export LAB_WORKLOAD=$name LAB_WL_OUT=$LAB_OUT/$name
 mkdir -p "$LAB_WL_OUT"
 
 events=$(sed -n 's/^# trace-events: //p' "$driver")
