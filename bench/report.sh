@@ -218,9 +218,10 @@ for w in "${workloads[@]}"; do
 	if jq -e '.metrics | length > 0' "$d/summary.json" >/dev/null 2>&1; then
 		doc_h 3 "Metrics"
 		{
-			printf 'metric\tparams\tunit\tn\tmedian\tstddev%%\tmin\tmax\tp99\n'
+			printf 'metric\tparams\tunit\tn\tmedian\t95%% interval\tstddev%%\tmin\tmax\tp99\n'
 			jq -r '.metrics[] | [.name, ((.params // {}) | to_entries | sort_by(.key)
 				| map("\(.key)=\(.value)") | join(" ")), .unit, .n, .median,
+				(.ci95 | if . == null then null else "\(.lo)\u001f\(.hi)" end),
 				(if .stddev == null or .mean == null then null
 				 elif .stddev == 0 then 0
 				 elif .mean == 0 then null
@@ -229,8 +230,10 @@ for w in "${workloads[@]}"; do
 				"$d/summary.json" |
 				awk -F '\t' -v OFS='\t' "$AWK_FMT"'
 					{
-						for (i = 4; i <= NF; i++) if (i != 6) $i = fmt($i)
-						$6 = $6 == "null" ? "-" : sprintf("%.1f%%", $6)
+						for (i = 4; i <= NF; i++) if (i != 6 && i != 7) $i = fmt($i)
+						if ($6 == "null") $6 = "-"
+						else { split($6, ci, "\037"); $6 = fmt(ci[1]) " to " fmt(ci[2]) }
+						$7 = $7 == "null" ? "-" : sprintf("%.1f%%", $7)
 						print
 					}'
 		} | doc_table

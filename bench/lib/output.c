@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "output.h"
 #include "stats.h"
 
@@ -245,30 +246,80 @@ static bool metric_exists(json_t *metrics, const char *name, json_t *params)
 	return false;
 }
 
-int out_metric(struct out *o, const char *name, const char *const *params,
-	       const char *unit, const double *x, size_t n)
+/* "ci95": {"lo", "hi", "of", "method"}, or null when not computable */
+static json_t *ci_json(const struct ci *ci)
 {
-	json_t *metrics = json_object_get(o->root, "metrics"), *p, *m;
-	struct stats st;
-	int err;
+	if (!ci || !isfinite(ci->lo) || !isfinite(ci->hi))
+		return json_null();
+	return json_pack("{s:f, s:f, s:s, s:s}", "lo", ci->lo, "hi", ci->hi,
+			 "of", ci->of, "method", ci->method);
+}
 
+/* The params of a new metric as JSON, or NULL (error printed) */
+static json_t *metric_params(struct out *o, const char *name, const char *const *params,
+			     const char *unit, int *err)
+{
+	json_t *p;
+
+	*err = -EINVAL;
 	if (!name || !*name || !unit || !*unit) {
 		fprintf(stderr, "out_metric: metric '%s' needs a non-empty name and unit (got unit '%s')\n",
 			name ? name : "(null)", unit ? unit : "(null)");
-		return -EINVAL;
+		return NULL;
 	}
 	p = params_json(name, params);
 	if (!p)
-		return -EINVAL;
-	if (metric_exists(metrics, name, p)) {
+		return NULL;
+	if (metric_exists(json_object_get(o->root, "metrics"), name, p)) {
 		fprintf(stderr, "out_metric: metric '%s' with the same params added twice\n", name);
 		json_decref(p);
-		return -EEXIST;
+		*err = -EEXIST;
+		return NULL;
 	}
+	return p;
+}
+
+static int metric_add(struct out *o, json_t *m)
+{
+	if (!m || json_array_append_new(json_object_get(o->root, "metrics"), m))
+		return -ENOMEM;
+	return out_write(o);
+}
+
+int out_estimate(struct out *o, const char *name, const char *const *params,
+		 const char *unit, double value, size_t n, const struct ci *ci)
+{
+	json_t *p;
+	int err;
+
+	if (!isfinite(value)) {
+		fprintf(stderr, "out_estimate %s: value %g is not a finite number\n", name, value);
+		return -EINVAL;
+	}
+	p = metric_params(o, name, params, unit, &err);
+	if (!p)
+		return err;
+	return metric_add(o, json_pack("{s:s, s:o, s:s, s:I, s:f, s:n, s:n, s:n, s:n, s:n, s:o}",
+				       "name", name, "params", p, "unit", unit,
+				       "n", (json_int_t)n, "median", value, "mean", "stddev",
+				       "min", "max", "p99", "ci95", ci_json(ci)));
+}
+
+int out_metric(struct out *o, const char *name, const char *const *params,
+	       const char *unit, const double *x, size_t n)
+{
+	json_t *p, *m;
+	struct stats st;
+	struct ci ci;
+	int err;
+
+	p = metric_params(o, name, params, unit, &err);
+	if (!p)
+		return err;
 	if (n == 0) {
-		m = json_pack("{s:s, s:o, s:s, s:i, s:n, s:n, s:n, s:n, s:n, s:n}",
+		m = json_pack("{s:s, s:o, s:s, s:i, s:n, s:n, s:n, s:n, s:n, s:n, s:n}",
 			      "name", name, "params", p, "unit", unit, "n", 0,
-			      "median", "mean", "stddev", "min", "max", "p99");
+			      "median", "mean", "stddev", "min", "max", "p99", "ci95");
 	} else {
 		err = stats_compute(x, n, &st);
 		if (err) {
@@ -284,15 +335,15 @@ int out_metric(struct out *o, const char *name, const char *const *params,
 			json_decref(p);
 			return err;
 		}
-		m = json_pack("{s:s, s:o, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:o}",
+		ci_quantile(x, n, 0.5, &ci);	/* x checked finite above */
+		m = json_pack("{s:s, s:o, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o}",
 			      "name", name, "params", p, "unit", unit, "n", (json_int_t)n,
 			      "median", st.median, "mean", st.mean, "stddev", st.stddev,
 			      "min", st.min, "max", st.max,
-			      "p99", n >= STATS_P99_MIN_N ? json_real(st.p99) : json_null());
+			      "p99", n >= STATS_P99_MIN_N ? json_real(st.p99) : json_null(),
+			      "ci95", ci_json(&ci));
 	}
-	if (!m || json_array_append_new(metrics, m))
-		return -ENOMEM;
-	return out_write(o);
+	return metric_add(o, m);
 }
 
 static json_t *number_or_null(double x)

@@ -10,8 +10,13 @@
  * summary.json:
  *   {"workload": NAME, "status": "ok"|"failed", ["reason": STR,]
  *    "metrics": [{"name", "params": {KEY: "VALUE"...}, "unit", "n",
- *                 "median", "mean", "stddev", "min", "max", "p99"}]}
+ *                 "median", "mean", "stddev", "min", "max", "p99",
+ *                 "ci95": {"lo", "hi", "of", "method"} | null}]}
  * p99 is null when n < STATS_P99_MIN_N (too few samples to mean anything).
+ * ci95 is the 95 % interval (interval.h): of the median for a metric made
+ * of samples (out_metric), of the estimate for one made by out_estimate
+ * (a fraction, a ratio, a slope: "median" holds the estimate, the spread
+ * fields are null); null when it cannot be computed (too few samples).
  *
  * Crash safety: out_open() already writes a summary with status "failed"
  * (reason "incomplete: the workload did not finish"), every out_metric()
@@ -63,6 +68,14 @@ struct out *out_open(const char *dir, const char *workload);
  */
 int out_metric(struct out *o, const char *name, const char *const *params,
 	       const char *unit, const double *x, size_t n);
+struct ci;
+/*
+ * out_estimate - add a metric that is one estimate (@value, from @n
+ * observations) with its interval @ci (NULL or NAN bounds: none), e.g. a
+ * Wilson fraction, a bootstrap ratio, a fitted slope.
+ */
+int out_estimate(struct out *o, const char *name, const char *const *params,
+		 const char *unit, double value, size_t n, const struct ci *ci);
 enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1 };
 
 /*

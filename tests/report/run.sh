@@ -86,6 +86,9 @@ meta "$r" r1 '.workloads = ["alpha", "beta", "gamma", "delta"] | .status = "fail
 	metric drops '{}' count 0 0 0 0
 	jq -nc '{name: "dump", params: {}, unit: "us", n: 0, median: null, mean: null,
 		stddev: null, min: null, max: null, p99: null}'
+	jq -nc '{name: "in_window", params: {}, unit: "fraction", n: 10, median: 0.5, mean: null,
+		stddev: null, min: null, max: null, p99: null,
+		ci95: {lo: 0.236593, hi: 0.763407, of: "fraction", method: "Wilson"}}'
 } | summary "$r" alpha ok
 printf 'TAP version 13\n1..4\nok 1 - strict check is on\nnot ok 2 - dump filter: expected 1 link, got 3\n    not ok 1 - nested detail\nok 3 - led pattern # SKIP no LED class\nok 4 - queue map pop\n' \
 	>"$r/alpha/conformance.tap"
@@ -121,15 +124,17 @@ has "$md" "# Lab report: r1" "report title names the run id"
 has "$md" "FAILED: run status 'failed'" "run status failed is shown"
 has "$md" "guest command beta exited with status 1" "failure.txt is shown"
 has "$md" "| hz | 250 |" "metadata table shows HZ"
-has "$md" "| alpha | ok | 3 |" "workload alpha: ok with 3 metrics"
+has "$md" "| alpha | ok | 4 |" "workload alpha: ok with 4 metrics"
 has "$md" "| beta | failed: tc qdisc add failed |" "failed workload shown with its reason"
 has "$md" "| gamma | missing: no directory gamma/ in the run |" "workload named in meta.json without directory: missing"
 has "$md" "| delta | missing: no summary.json" "workload directory without summary.json: missing"
 has "$md" "| zeta (not listed in meta.json) | ok |" "workload directory not in meta.json is still shown"
 has "$md" "## Workload gamma" "missing workload has its own section"
-has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | 13.2% | 10 | 14 | - |" \
-	"summary row: n, median, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
-has "$md" "| drops |   | count | 4 | 0 | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
+has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | - | 13.2% | 10 | 14 | - |" \
+	"summary row: n, median, no interval below 6 samples, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
+has "$md" "| drops |   | count | 4 | 0 | - | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
+has "$md" "| in_window |   | fraction | 10 | 0.5 | 0.23659 to 0.76341 | - | - | - | - |" \
+	"an estimate's row: its 95% interval from ci95, no spread fields"
 has "$md" "| dump |   | us | 0 | - | - | - | - | - |" "metric without samples: statistics '-'"
 has "$md" "| target | measured | limit | unit | verdict | why |" "targets table: target, measured, limit, unit, verdict, why"
 has "$md" "| p99 latency | 14.25 | 10 | us | NOT MET | p99 of 5 samples above the limit |" "a target with met false shows as NOT MET"

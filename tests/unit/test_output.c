@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "output.h"
 #include "stats.h"
 #include "tap.h"
@@ -68,7 +69,7 @@ static double num(json_t *obj, const char *key)
 static void test_summary(void)
 {
 	double lat[200], one[] = { 3, 1, 2 };
-	json_t *j, *m, *m2, *m0;
+	json_t *j, *m, *m2, *m0, *ci;
 	struct out *o;
 	int i;
 
@@ -101,10 +102,18 @@ static void test_summary(void)
 	tap_eq_dbl(num(m, "stddev"), 57.879184513951124, 1e-9, "stddev");
 	tap_ok(num(m, "min") == 1 && num(m, "max") == 200, "min and max");
 	tap_eq_dbl(num(m, "p99"), 198.01, 1e-9, "p99 with 200 samples");
+	ci = json_object_get(m, "ci95");
+	/* Binomial(200, 0.5): P(B <= 85) = 0.0200, P(B <= 86) = 0.0280 */
+	tap_ok(num(ci, "lo") == 86 && num(ci, "hi") == 115 && !strcmp(str(ci, "of"), "median") &&
+	       !strcmp(str(ci, "method"), "order statistics"),
+	       "ci95 of the median of 1..200: [86, 115] by order statistics (got [%g, %g])",
+	       num(ci, "lo"), num(ci, "hi"));
 	m2 = json_array_get(json_object_get(j, "metrics"), 1);
 	tap_ok(json_is_null(json_object_get(m2, "p99")) && num(m2, "median") == 2,
 	       "p99 is null below STATS_P99_MIN_N samples, median still there");
 	tap_ok(json_object_size(json_object_get(m2, "params")) == 0, "no params: empty object");
+	tap_ok(json_is_null(json_object_get(m2, "ci95")),
+	       "ci95 is null with 3 samples (the median's interval needs 6)");
 	m0 = json_array_get(json_object_get(j, "metrics"), 2);
 	tap_ok(num(m0, "n") == 0 && json_is_null(json_object_get(m0, "mean")),
 	       "no samples: n 0 and null statistics");
@@ -219,6 +228,42 @@ static void test_targets(void)
 	unlink(tdir);
 }
 
+static void test_estimate(void)
+{
+	struct ci ci = { 0.2366, 0.7634, "fraction", "Wilson" };
+	char edir[96], path[128];
+	json_t *j, *m, *c;
+	json_error_t err;
+	struct out *o;
+
+	snprintf(edir, sizeof(edir), "%s/estimate", dir);
+	o = out_open(edir, "taprio");
+	if (!tap_ok(o != NULL, "out_open for estimates"))
+		return;
+	tap_eq_int(out_estimate(o, "in_window_fraction", (const char *[]){ "class", "0", NULL },
+				"fraction", 0.5, 10, &ci), 0, "out_estimate with an interval");
+	tap_eq_int(out_estimate(o, "drift", NULL, "ms/1000 steps", 0.1, 2, NULL), 0,
+		   "out_estimate without an interval");
+	tap_eq_int(out_estimate(o, "drift", NULL, "ms/1000 steps", 0.1, 2, NULL), -EEXIST,
+		   "out_estimate: same name and params twice: -EEXIST");
+	tap_eq_int(out_estimate(o, "bad", NULL, "x", NAN, 2, NULL), -EINVAL,
+		   "out_estimate of a NaN: -EINVAL");
+	out_close(o, NULL);
+	snprintf(path, sizeof(path), "%s/summary.json", edir);
+	j = json_load_file(path, 0, &err);
+	m = json_array_get(json_object_get(j, "metrics"), 0);
+	c = json_object_get(m, "ci95");
+	tap_ok(num(m, "median") == 0.5 && num(m, "n") == 10 && json_is_null(json_object_get(m, "stddev")),
+	       "an estimate: median holds the value, n the observations, no spread fields");
+	tap_ok(num(c, "lo") == 0.2366 && num(c, "hi") == 0.7634 && !strcmp(str(c, "method"), "Wilson") &&
+	       !strcmp(str(c, "of"), "fraction"), "its ci95 as given, with what it is of and how");
+	m = json_array_get(json_object_get(j, "metrics"), 1);
+	tap_ok(m && json_is_null(json_object_get(m, "ci95")), "no interval given: ci95 null");
+	tap_eq_int((long long)json_array_size(json_object_get(j, "metrics")), 2,
+		   "refused estimates were not added");
+	json_decref(j);
+}
+
 int main(void)
 {
 	char cmd[96];
@@ -230,6 +275,7 @@ int main(void)
 	test_summary();
 	test_csv();
 	test_targets();
+	test_estimate();
 	rc = tap_finish();
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
 	if (system(cmd) != 0)

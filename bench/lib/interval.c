@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/* 95 % confidence intervals; see interval.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abstat.h"
+#include "interval.h"
+#include "stats.h"
+
+#define Z95 1.959963984540054
+
+static void none(struct ci *ci, const char *of, const char *why)
+{
+	ci->lo = ci->hi = NAN;
+	ci->of = of;
+	ci->method = why;
+}
+
+/* log of the Binomial(n, p) probability of k */
+static double binom_logpmf(size_t n, size_t k, double p)
+{
+	return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) +
+	       k * log(p) + (n - k) * log1p(-p);
+}
+
+/*
+ * Ranks (1-based) l and u of the order statistics that bracket the @p
+ * quantile with coverage >= 95 %: l the largest with P(B <= l - 1) <= 0.025,
+ * u the smallest with P(B <= u - 1) >= 0.975, B ~ Binomial(n, p); then
+ * P(x(l) <= q <= x(u)) >= P(l <= B <= u - 1) >= 0.95. Returns false when
+ * the ranks fall outside 1..n (n too small).
+ */
+static bool quantile_ranks(size_t n, double p, size_t *l, size_t *u)
+{
+	double sd = sqrt(n * p * (1 - p)), from = floor(n * p - 12 * sd - 12), cdf = 0;
+	size_t k = from > 0 ? (size_t)from : 0;
+	bool have_l = false;
+
+	/* below k the mass is < 1e-30: B <= k - 1 counts as 0 */
+	*l = k;		/* rank k means P(B <= k - 1) ~ 0 <= 0.025 */
+	for (; k <= n; k++) {
+		cdf += exp(binom_logpmf(n, k, p));	/* P(B <= k) */
+		if (!have_l && cdf > 0.025) {
+			*l = k;		/* P(B <= k - 1) <= 0.025 < P(B <= k) */
+			have_l = true;
+		}
+		if (cdf >= 0.975) {
+			*u = k + 1;	/* P(B <= u - 1) >= 0.975 */
+			return *l >= 1 && *u <= n;
+		}
+	}
+	return false;
+}
+
+size_t ci_quantile_min_n(double p)
+{
+	size_t n, l, u;
+
+	for (n = 2; n < 100000000; n += n < 1000 ? 1 : n / 1000)
+		if (quantile_ranks(n, p, &l, &u))
+			return n;
+	return SIZE_MAX;
+}
+
+static const char *quantile_name(double p)
+{
+	if (p == 0.5)
+		return "median";
+	if (p == 0.99)
+		return "p99";
+	if (p == 0.9)
+		return "p90";
+	return "quantile";
+}
+
+void ci_quantile_sorted(const double *sorted, size_t n, double p, struct ci *ci)
+{
+	size_t l, u;
+
+	if (!n || !quantile_ranks(n, p, &l, &u)) {
+		none(ci, quantile_name(p), "too few samples for an order-statistic interval");
+		return;
+	}
+	ci->lo = sorted[l - 1];
+	ci->hi = sorted[u - 1];
+	ci->of = quantile_name(p);
+	ci->method = "order statistics";
+}
+
+int ci_quantile(const double *x, size_t n, double p, struct ci *ci)
+{
+	double *s;
+	size_t i;
+
+	if (!(p > 0 && p < 1))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+	s = malloc((n ? n : 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), stats_cmp_double);
+	ci_quantile_sorted(s, n, p, ci);
+	free(s);
+	return 0;
+}
+
+void ci_wilson(size_t k, size_t n, struct ci *ci)
+{
+	double f, z2 = Z95 * Z95, c, h;
+
+	if (!n || k > n) {
+		none(ci, "fraction", "no trials");
+		return;
+	}
+	f = (double)k / n;
+	c = (f + z2 / (2.0 * n)) / (1 + z2 / n);
+	h = Z95 / (1 + z2 / n) * sqrt(f * (1 - f) / n + z2 / (4.0 * n * n));
+	ci->lo = k == 0 ? 0 : fmax(0, c - h);
+	ci->hi = k == n ? 1 : fmin(1, c + h);
+	ci->of = "fraction";
+	ci->method = "Wilson";
+}
+
+void ci_mean(const double *x, size_t n, struct ci *ci)
+{
+	double m = 0, ss = 0, half;
+	size_t i;
+
+	if (n < 2) {
+		none(ci, "mean", "fewer than 2 samples");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	half = stats_t_quantile(0.975, n - 1) * sqrt(ss / (n - 1) / n);
+	ci->lo = m - half;
+	ci->hi = m + half;
+	ci->of = "mean";
+	ci->method = "t";
+}
+
+int ci_slope(const double *x, const double *y, size_t n, double *slope, struct ci *ci)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, sse = 0, b, a, half;
+	size_t i;
+
+	if (n < 3)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= n;
+	my /= n;
+	for (i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	if (!(sxx > 0))
+		return -EINVAL;
+	b = sxy / sxx;
+	a = my - b * mx;
+	for (i = 0; i < n; i++) {
+		double r = y[i] - a - b * x[i];
+
+		sse += r * r;
+	}
+	half = stats_t_quantile(0.975, n - 2) * sqrt(sse / (n - 2) / sxx);
+	*slope = b;
+	ci->lo = b - half;
+	ci->hi = b + half;
+	ci->of = "slope";
+	ci->method = "t";
+	return 0;
+}
+
+int ci_ratio(const double *num, size_t nnum, const double *den, size_t nden,
+	     uint64_t seed, double *ratio, struct ci *ci)
+{
+	double change, lo, hi;
+	int err;
+
+	err = ab_bootstrap(den, nden, num, nnum, CI_BOOTSTRAP_REPS, seed, &change, &lo, &hi);
+	if (err)
+		return err;
+	*ratio = 1 + change / 100;
+	if (nnum < 2 || nden < 2) {
+		none(ci, "ratio of medians", "fewer than 2 samples a side");
+		return 0;
+	}
+	ci->lo = 1 + lo / 100;
+	ci->hi = 1 + hi / 100;
+	ci->of = "ratio of medians";
+	ci->method = "bootstrap";
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * 95 % confidence intervals: the one place the lab computes them, so every
+ * figure's interval is computed, named and written the same way.
+ *
+ *   ci_quantile     distribution-free interval of a quantile (the median,
+ *                   p99) from order statistics: [x(l), x(u)] with the ranks
+ *                   chosen from Binomial(n, p) so that the coverage is at
+ *                   least 95 %. Needs no assumption about the distribution,
+ *                   which for latencies is skewed; it does assume the
+ *                   samples are independent (samples inside one boot are
+ *                   not quite: across-boot repeatability is ab's job).
+ *                   Not computable when n is too small for the quantile
+ *                   (the median needs n >= 6, p99 n >= 368: ci_quantile_min_n).
+ *   ci_wilson       a fraction k / n (Wilson score interval): behaves at 0
+ *                   and at n, where the normal interval collapses.
+ *   ci_mean         mean, Student's t.
+ *   ci_slope        least-squares slope of y on x, Student's t on n - 2.
+ *   ci_ratio        median(num) / median(den), percentile bootstrap over
+ *                   the samples of each side (seeded, so reruns agree).
+ *
+ * An interval that cannot be computed is { NAN, NAN } with ->method saying
+ * why; summary.json then has "ci95": null.
+ */
+#ifndef BENCH_INTERVAL_H
+#define BENCH_INTERVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ci {
+	double lo, hi;		/* NAN when not computable */
+	const char *of;		/* what the interval is of: "median", "p99", "fraction"... */
+	const char *method;	/* how: "order statistics", "Wilson", "t", "bootstrap"; or why none */
+};
+
+/* Bootstrap resamples of ci_ratio */
+#define CI_BOOTSTRAP_REPS 2000
+
+/*
+ * ci_quantile - interval of the @p quantile (0 < p < 1) of @n unsorted
+ * samples (not modified). Returns 0 (the interval may still be NAN when n is
+ * too small), -EINVAL for a bad p or a sample that is not finite, -ENOMEM.
+ */
+int ci_quantile(const double *x, size_t n, double p, struct ci *ci);
+/* The same on samples already sorted ascending. */
+void ci_quantile_sorted(const double *sorted, size_t n, double p, struct ci *ci);
+/* The smallest n for which ci_quantile can give an interval of the @p quantile. */
+size_t ci_quantile_min_n(double p);
+
+/* ci_wilson - interval of the fraction @k / @n (n > 0), as a fraction. */
+void ci_wilson(size_t k, size_t n, struct ci *ci);
+
+/* ci_mean - t interval of the mean of @n samples (n >= 2). */
+void ci_mean(const double *x, size_t n, struct ci *ci);
+
+/*
+ * ci_slope - least-squares slope of @y on @x (@n points, n >= 3, x not all
+ * equal) in *slope, with its t interval. Returns 0 or -EINVAL.
+ */
+int ci_slope(const double *x, const double *y, size_t n, double *slope, struct ci *ci);
+
+/*
+ * ci_ratio - median(@num) / median(@den) in *ratio with a percentile
+ * bootstrap interval (CI_BOOTSTRAP_REPS resamples, seeded by @seed).
+ * Returns 0, or -EINVAL when a side is empty or median(den) is 0.
+ * The interval is NAN when a side has fewer than 2 samples.
+ */
+int ci_ratio(const double *num, size_t nnum, const double *den, size_t nden,
+	     uint64_t seed, double *ratio, struct ci *ci);
+
+#endif
