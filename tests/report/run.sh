@@ -112,6 +112,17 @@ printf '%s\n' "[    0.000000] Linux version 6.1.0-lab" \
 	"[    3.100000] all fine here" >"$r/console.log"
 echo 0 >"$r/guest/alpha.rc"
 echo 1 >"$r/guest/beta.rc"
+printf 'line %d of beta\n' 1 2 3 4 5 6 7 8 9 10 >"$r/guest/wl-beta.log"
+printf '%s\n' "# what the report shows first" "headline latency queues=4" "headline in_window" \
+	"headline not_there" "figure latency.png" "columns size" >"$r/alpha/report.conf"
+{
+	for op in push pop peek; do
+		for size in 4 64 1024 65536; do
+			metric op_ns "{\"op\": \"$op\", \"size\": \"$size\"}" ns $((size * 100)) $((size * 100 + 50))
+		done
+	done
+} | summary "$r" grid ok
+printf 'columns size\nheadline op_ns op=pop size=65536\n' >"$r/grid/report.conf"
 echo failed >"$r/status"
 echo "guest command beta exited with status 1" >"$r/failure.txt"
 
@@ -122,7 +133,7 @@ $r/report.html" "report.sh prints the paths of report.md and report.html"
 md=$r/report.md
 has "$md" "# Lab report: r1" "report title names the run id"
 has "$md" "FAILED: run status 'failed'" "run status failed is shown"
-has "$md" "guest command beta exited with status 1" "failure.txt is shown"
+has "$md" "FAILED: run status 'failed': guest command beta exited with status 1" "failure.txt is shown with the status"
 has "$md" "| hz | 250 |" "metadata table shows HZ"
 has "$md" "| alpha | ok | 4 |" "workload alpha: ok with 4 metrics"
 has "$md" "| beta | failed: tc qdisc add failed |" "failed workload shown with its reason"
@@ -133,7 +144,7 @@ has "$md" "## Workload gamma" "missing workload has its own section"
 has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | - | 13.2% | 10 | 14 | - |" \
 	"summary row: n, median, no interval below 6 samples, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
 has "$md" "| drops |   | count | 4 | 0 | - | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
-has "$md" "| in_window |   | fraction | 10 | 0.5 | 0.23659 to 0.76341 | - | - | - | - |" \
+has "$md" "| in_window |   | fraction | 10 | 0.5 | 0.2366 to 0.7634 | - | - | - | - |" \
 	"an estimate's row: its 95% interval from ci95, no spread fields"
 has "$md" "| dump |   | us | 0 | - | - | - | - | - |" "metric without samples: statistics '-'"
 has "$md" "| target | measured | limit | unit | verdict | why |" "targets table: target, measured, limit, unit, verdict, why"
@@ -153,8 +164,28 @@ has "$md" "rcu: INFO: rcu_preempt self-detected stall" "console RCU stall shown"
 has "$md" "Kernel panic - not syncing" "console panic shown"
 hasnt "$md" "all fine here" "ordinary console lines are not shown"
 has "$md" "| beta | 1 | failed |" "guest command exit status 1 is shown failed"
+# answers first: findings, then figures, details, the run, metadata last
+order=$(grep -n '^## ' "$md" | cut -d: -f2- | paste -sd '|')
+eq "$order" "## Findings|## Details|## The run|## Metadata" "sections in order: findings first, metadata last"
+has "$md" "Targets: 1 MET, 1 NOT MET, 1 not judged." "the first line counts the targets by verdict"
+has "$md" "line 10 of beta" "a failed workload's log tail is shown at the top"
+hasnt "$md" "line 7 of beta" "only the log's last lines"
+has "$md" "| beta | failed: tc qdisc add failed | guest/wl-beta.log: line 8 of beta / line 9 of beta / line 10 of beta |" \
+	"the failed workloads' table: status and the last lines of the step's log"
+sed -n '/^## Findings/,/^## Details/p' "$md" >"$tmp/findings.md"
+has "$tmp/findings.md" "| latency | size=64 | 5 | 12 | - | us |" \
+	"headline: the metric report.conf names, params it did not fix, n, value, no interval with 5 samples"
+has "$tmp/findings.md" "| in_window |   | 10 | 0.5 | 0.2366 to 0.7634 | fraction |" \
+	"headline of an estimate with its 95% interval"
+has "$tmp/findings.md" "| p99 latency | 14.25 | 10 | us | NOT MET |" "the targets are in the findings"
+has "$tmp/findings.md" "| op_ns |   | 2 | 6.554 | - | ms |" \
+	"a headline of 6553625 ns reads 6.554 ms (at most 4 significant digits)"
+has "$md" "| size → | 4 | 64 | 1024 | 65536 |" "pivoted table: the columns key's values as columns, in numeric order"
+has "$md" "| op=pop | 0.425 | 6.425 | 102.4 | 6554 |" "pivoted table: one row per other params, medians in one unit (us)"
+has "$md" "op_ns (us), median per cell" "the pivoted table names its unit"
+has "$md" "<details><summary>All metrics of grid: 12 rows" "the full metric table is folded"
 has "$md" "| alpha | 0 | ok |" "guest command exit status 0 is ok"
-has "$md" "failed: 3 of 5 workloads failed or are missing; 2 ok." "overall workload count"
+has "$md" "failed: 3 of 6 workloads failed or are missing; 3 ok." "overall workload count"
 has "$r/report.html" "<td class=\"bad\">failed: tc qdisc add failed</td>" "HTML marks the failed workload"
 has "$r/report.html" "</html>" "HTML is complete"
 hasnt "$r/report.html" "src=\"http" "HTML loads nothing from the network"
@@ -197,6 +228,44 @@ LAB_ROOT=$fake "$root/bench/report.sh" "$r" >/dev/null 2>&1
 has "$md" "![latency](alpha/latency.png) ([SVG](alpha/latency.svg))" "report.md shows the figure and links its SVG"
 has "$r/report.html" "data:image/png;base64,iVBOR" "report.html embeds the figure"
 has "$md" "some figures could not be drawn" "report lists the figure that failed"
+
+# --- report.html on a laptop screen: headless Chromium at 1366x768 ----------------
+# an ok run of two workloads with a figure: the findings must start on the
+# first screen, every image load, no table run past the page
+ok_run=$tmp/results/r2
+mkdir -p "$ok_run/guest"
+cp -r "$r/alpha" "$r/grid" "$r/zeta" "$ok_run/"
+rm -f "$ok_run/zeta/targets.json"
+meta "$ok_run" r2 '.workloads = ["alpha", "grid", "zeta"]'
+echo ok >"$ok_run/status"
+printf '[    0.000000] Linux version 6.1.0-lab\n' >"$ok_run/console.log"
+rm -f "$fake/plots/alpha-broken.gp"
+LAB_ROOT=$fake "$root/bench/report.sh" "$ok_run" >/dev/null 2>&1
+if layout=$("$root/tests/report/render.sh" "$ok_run/report.html" "$tmp/r2.png" 2>"$tmp/render.err"); then
+	ok "report.html renders in headless Chromium ($layout)"
+	get() { sed -n "s/.*\b$1=\(-\{0,1\}[0-9]*\).*/\1/p" <<<"$layout"; }
+	top=$(get findings_top) table=$(get first_table_top)
+	if [ "$top" -ge 0 ] && [ "$top" -lt 400 ]; then
+		ok "the findings start in the upper half of the first screen (top $top px)"
+	else
+		not_ok "the findings start in the upper half of the first screen" "expected top < 400 px, got $top"
+	fi
+	if [ "$table" -ge 0 ] && [ "$table" -lt 768 ]; then
+		ok "the first headline table is on the first screen (top $table px of 768)"
+	else
+		not_ok "the first headline table is on the first screen" "expected top < 768 px, got $table"
+	fi
+	if [ "$(get images)" -ge 2 ] && [ "$(get broken)" -eq 0 ]; then
+		ok "every image loads ($(get images) images)"
+	else
+		not_ok "every image loads" "expected >= 2 images and 0 broken, got $(get images) and $(get broken)"
+	fi
+	eq "$(get wide_tables)" 0 "no table is wider than the page (1366 px)"
+	check "the first screen is saved as a PNG for people to look at" test -s "$tmp/r2.png"
+	[ -z "${KEEP_TMP:-}" ] || echo "# first screen of the ok fixture report: $tmp/r2.png"
+else
+	not_ok "report.html renders in headless Chromium" "$(tail -n 3 "$tmp/render.err" | grep -v dbus | tr '\n' ' ')"
+fi
 
 # --- comparison of one run a side: %change only ------------------------------------
 a=$tmp/results/runA
