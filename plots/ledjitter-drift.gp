@@ -1,7 +1,8 @@
 # ledjitter: cumulative drift over cycles (kernel observer, idle guest): the
 # error of the first step of every cycle of the square wave, for each step
 # duration that ran, pattern against hr_pattern. pattern's error grows with
-# every cycle; hr_pattern's stays at its lateness.
+# every cycle; hr_pattern's stays at its lateness. The slope of each, with
+# its interval, is drift_ms_per_1000_steps in summary.json.
 # input: ledjitter/drift.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/drift.csv'
