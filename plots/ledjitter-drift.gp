@@ -22,7 +22,7 @@ set xlabel 'cycle (2 steps each)'
 set ylabel '|error| at the cycle start [ms] (log scale)'
 set logscale y
 set format y '%g'
-set yrange [0.01:1e7]
+set yrange [0.01:1e6]
 set key top left maxrows 5
 plot for [s in steps] data skip 1 \
 	using (sel('pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \

@@ -11,9 +11,9 @@ sel(mode, obs) = (strcol(1) eq mode && column(2) == 10 && strcol(3) eq 'idle' &&
 set title 'ledjitter: interval error (observed - asked) against time, 10 ms steps, idle guest'
 set xlabel 'ideal time of the step from the pattern start [s]'
 set ylabel 'interval error [ms] (observed interval - 10 ms)'
-set yrange [-5:15]
+set yrange [-10:30]
 set key top right
-set label 1 'points outside -5..15 ms are clipped; summary.json has the max' \
+set label 1 'points outside -10..30 ms are clipped; summary.json has the max' \
 	at graph 0.01, graph 0.03 font ',8' tc rgb '#666666'
 plot data skip 1 using (sel('pattern', 'kernel') ? column(6) : NaN):8 \
 	with points ls 2 pt 7 ps 0.4 title 'pattern (jiffies timer), kernel observer', \

@@ -13,7 +13,7 @@ set xlabel '|interval error| [ms] (log scale, bins double in width)'
 set ylabel 'intervals in the bin'
 set logscale x
 set format x '%g'
-set xrange [0.0005:10000]
+set xrange [0.0005:2000]
 set yrange [0:*]
 set key top center
 plot data skip 1 using (centre(column(5), column(6))):(sel('pattern', 'idle') ? column(7) : NaN) \
