@@ -73,17 +73,17 @@ doc_begin() {
 body { font-family: sans-serif; max-width: 75em; margin: 1em auto; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: #f0f0f0; }
 .bad { color: #b00; font-weight: bold; }
 .sig { color: #05c; font-weight: bold; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 img { max-width: 100%; border: 1px solid #ddd; }
 table { max-width: 100%; }
-td { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
 .finding { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .finding > div { flex: 1 1 30em; min-width: 0; }
-.finding > figure { flex: 0 1 26em; margin: 0; }
+.finding > figure { flex: 0 1 32em; margin: 0; }
 figcaption { font-size: 0.9em; color: #444; }
 details > summary { cursor: pointer; color: #05c; margin: 0.3em 0; }
 @media print {

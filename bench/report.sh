@@ -291,7 +291,7 @@ ok) doc_p "Run status: ok." ;;
 '') doc_p "warning: the run has no status (no status file, none in meta.json): it may have been interrupted." ;;
 *) doc_p "FAILED: run status '$status'${fail:+: $fail}" ;;
 esac
-if [ "$(wc -l <"$run/failure.txt" 2>/dev/null || echo 0)" -gt 1 ]; then
+if [ -f "$run/failure.txt" ] && [ "$(wc -l <"$run/failure.txt")" -gt 1 ]; then
 	doc_p "Failure reason (failure.txt):"
 	doc_pre <"$run/failure.txt"
 fi
@@ -331,6 +331,11 @@ for w in "${workloads[@]}"; do
 	elif [ -f "$d/summary.json" ]; then
 		doc_p "No headline figures declared (report.conf) or found in summary.json."
 	fi
+	doc_raw '</div>'
+	if [ -n "$fig" ] && [ -f "$d/$fig" ]; then
+		doc_img "$d/$fig" "$run" "$(caption "$d/$fig")"
+	fi
+	doc_raw '</div>'
 	if [ -f "$d/targets.json" ] && ! jq -e 'type == "array"' "$d/targets.json" >/dev/null 2>&1; then
 		doc_p "warning: targets.json is not a JSON array."
 	elif [ -f "$d/targets.json" ]; then
@@ -339,11 +344,6 @@ for w in "${workloads[@]}"; do
 	elif [ -f "$d/summary.json" ]; then
 		doc_p "No targets.json: the workload judged no targets."
 	fi
-	doc_raw '</div>'
-	if [ -n "$fig" ] && [ -f "$d/$fig" ]; then
-		doc_img "$d/$fig" "$run" "$(caption "$d/$fig")"
-	fi
-	doc_raw '</div>'
 done
 
 # --- figures ----------------------------------------------------------------------

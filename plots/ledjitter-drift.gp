@@ -3,6 +3,7 @@
 # duration that ran, pattern against hr_pattern. pattern's error grows with
 # every cycle; hr_pattern's stays at its lateness. The slope of each, with
 # its interval, is drift_ms_per_1000_steps in summary.json.
+# caption: pattern climbs with every cycle (drift), hr_pattern should stay flat; a slope in hr_pattern means the timeline slipped
 # input: ledjitter/drift.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/drift.csv'

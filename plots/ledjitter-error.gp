@@ -4,6 +4,7 @@
 # interval_error_us). pattern's intervals sit a tick-rounding above 0 (the
 # jiffies model: +6 ms at HZ=250); hr_pattern's scatter around 0 by its
 # lateness jitter. Drift is not here: see ledjitter/drift.
+# caption: each interval minus the 10 ms asked: pattern sits a tick-rounding above 0, hr_pattern should scatter around 0; spikes are host stalls
 # input: ledjitter/errors.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/errors.csv'

@@ -3,6 +3,7 @@
 # steps), pattern against hr_pattern, idle and busy guest. Bins double in
 # width (log2 of microseconds), so a point is the count of intervals whose
 # |error| lies between the bin's bounds; x is the bin's geometric centre.
+# caption: how far the error distributions reach: hr_pattern's mass should sit bins left of pattern's, busy against idle shows load sensitivity
 # input: ledjitter/error-hist.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/error-hist.csv'
