@@ -168,6 +168,11 @@ double cpu_share(const struct cpu_row *c, size_t *ticks, struct ci *ci)
 	return (double)c->user_us / (c->user_us + c->sys_us);
 }
 
+int ip_point(int m)
+{
+	return m == MODE_STRICT_ALL ? POINT_ALL : modes[m].kernel == F_OIF ? 2 : 0;
+}
+
 size_t ip_values(const struct report *r, int family, uint64_t routes, int mode, double *x)
 {
 	size_t i, n = 0;
@@ -332,10 +337,10 @@ static void cpu_metrics(struct report *r)
 	}
 }
 
-/* iproute2_wall_ms (and its start-up baseline) at the 1 % point, with the params of our dumps */
+/* iproute2_wall_ms (and its start-up baseline), with the params of the dumps of ours it is compared with */
 static void ip_metrics(struct report *r, int family, uint64_t routes, double *x)
 {
-	char rs[24], bs[24];
+	char rs[24], bs[24], ps[8];
 	size_t n;
 	int mi;
 
@@ -343,9 +348,10 @@ static void ip_metrics(struct report *r, int family, uint64_t routes, double *x)
 	snprintf(bs, sizeof(bs), "%zu", r->buf0);
 	for (mi = -1; mi < r->nmodes; mi++) {
 		int m = mi < 0 ? IP_STARTUP : r->mode[mi];
-		const char *params[] = { "mode", mode_name(m), "selectivity_pct", "1", "routes", rs, "family",
+		const char *params[] = { "mode", mode_name(m), "selectivity_pct", ps, "routes", rs, "family",
 					 family_name(family), "bufsize", bs, NULL };
 
+		snprintf(ps, sizeof(ps), "%d", m == IP_STARTUP ? 1 : points[ip_point(m)].pct);
 		n = ip_values(r, family, routes, m, x);
 		if (n)
 			metric(r, m == IP_STARTUP ? "iproute2_startup_ms" : "iproute2_wall_ms", params, "ms", x, n);

@@ -99,6 +99,8 @@ int wall_ratio(const struct report *r, const struct group *g, const struct group
 double cpu_share(const struct cpu_row *c, size_t *ticks, struct ci *ci);
 int collect_ip(const struct report *r, int family, uint64_t routes, int mode, struct stats *wall,
 	       uint64_t *lines);
+/* The point our dumps of mode @m are compared with ip route show at: 1 %, or the mode's only point */
+int ip_point(int m);
 /* ip route show's wall times of one filter into @x (room for r->nips); returns how many */
 size_t ip_values(const struct report *r, int family, uint64_t routes, int mode, double *x);
 /* Is there a dump of this family, size and buffer size in the run? */

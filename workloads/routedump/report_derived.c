@@ -6,7 +6,8 @@
  * returned and per walked route), speedup.csv (each mode's wall time over
  * legacy_userfilter's at the same point, bootstrap interval),
  * iproute2-compare.csv (our dumps against ip route show with the same
- * filter, at the 1 % point and the first buffer size) and cpu-share.csv
+ * filter, at the 1 % point (strict_all at 100 %, strict_oif at its one
+ * point) and the first buffer size) and cpu-share.csv
  * (the CPU pass: user share of each mode's CPU time, Wilson interval).
  */
 #define _GNU_SOURCE
@@ -88,7 +89,7 @@ static void compare_row(FILE *out, const struct report *r, const struct group *g
 	uint64_t lines = 0, sl;
 	struct stats w, su;
 
-	if (g->bufsize != r->buf0 || g->point != 0 || collect_ip(r, g->family, g->routes, g->mode, &w, &lines))
+	if (g->bufsize != r->buf0 || g->point != ip_point(g->mode) || collect_ip(r, g->family, g->routes, g->mode, &w, &lines))
 		return;
 	if (collect_ip(r, g->family, g->routes, IP_STARTUP, &su, &sl))
 		su.median = NAN;
