@@ -1,7 +1,7 @@
 # Route dump lab: CPU time of one dump split into system (kernel) and
 # user (the tool), for legacy_userfilter (at 1 %: it filters in user space)
 # and strict_all, from the CPU pass: dumps repeated until the user share is
-# known to a 95 % interval 0.1 wide (or the pass's time is up). The kernel
+# known to a 95 % interval 0.05 wide (or the pass's time is up). The kernel
 # splits CPU time by sampling once a tick, so the split of one dump of a
 # few ms is noise; pooled over the pass, the ticks are the sample. Bars:
 # mean CPU per dump over the pass; label: the user share and its Wilson

@@ -54,11 +54,16 @@ int main(void)
 	expect(RT_KERNEL_LIMIT, "batched / kernel limit 0.9 [0.85, 0.95]: met", 0.9, 0.85, 0.95, TARGET_MET);
 	expect(RT_KERNEL_LIMIT, "batched / kernel limit exactly 0.8 [0.8, 0.9]: met (at least)", 0.8, 0.8, 0.9,
 	       TARGET_MET);
+	expect(RT_KERNEL_LIMIT, "batched / kernel limit 1.5 [1.3, 1.7]: not judged (the limit is no limit)", 1.5, 1.3,
+	       1.7, TARGET_NOT_JUDGED);
 
 	/* the words */
 	rd_verdict_words(RT_KERNEL_LIMIT, 0.35, 0.3, 0.4, buf, sizeof(buf));
 	tap_ok(!strncmp(buf, "NOT MET", 7) && strstr(buf, "[0.3, 0.4]") && strstr(buf, "at least 0.8"),
 	       "a NOT MET verdict names the estimate, the limit and the interval: got \"%s\"", buf);
+	rd_verdict_words(RT_KERNEL_LIMIT, 1.5, 1.3, 1.7, buf, sizeof(buf));
+	tap_ok(strstr(buf, "above 1") && strstr(buf, "no limit"), "a share of the limit above 1 says why: got \"%s\"",
+	       buf);
 	rd_verdict_words(RT_STRICT_TABLE, 0.09, 0.05, 0.12, buf, sizeof(buf));
 	tap_ok(!strncmp(buf, "not judged", 10) && strstr(buf, "[0.05, 0.12]"),
 	       "a straddling interval is not judged, and says so: got \"%s\"", buf);

@@ -120,6 +120,7 @@ if ! phase probe ip netns exec "$ns-probe" "$bin" run --profile "$profile" --out
 	2>"$out/probe-pass/run.err"; then
 	fail "probe pass: exit status non-zero (see probe-pass/run.err)"
 fi
+cat "$out/probe-pass/run.err" >&2
 for p in "${probes[@]}"; do
 	probe_stop "$p" || fail "probe $p: its output could not be turned into CSV"
 done

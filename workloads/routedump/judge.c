@@ -23,6 +23,9 @@ enum target_verdict rd_judge(int id, double est, double lo, double hi)
 
 	if (!isfinite(est))
 		return TARGET_NOT_JUDGED;
+	/* a share of a limit above 1: the limit as measured is no limit (the probe's own cost in it) */
+	if (id == RT_KERNEL_LIMIT && est > 1)
+		return TARGET_NOT_JUDGED;
 	if (t->at_most ? est > t->limit : est < t->limit)
 		return TARGET_NOT_MET;
 	if (t->at_most ? isfinite(hi) && hi <= t->limit : isfinite(lo) && lo >= t->limit)
@@ -46,6 +49,9 @@ const char *rd_verdict_words(int id, double est, double lo, double hi, char *buf
 	default:
 		if (!isfinite(est))
 			snprintf(buf, len, "not judged: no estimate");
+		else if (id == RT_KERNEL_LIMIT && est > 1)
+			snprintf(buf, len, "not judged: the estimate %.4g is above 1: the kernel's own time as measured "
+				 "exceeds the whole insert, so it is no limit (the probe's own cost dominates it)", est);
 		else
 			snprintf(buf, len, "not judged: the estimate %.4g is %s %g but its 95%% interval [%.4g, %.4g] "
 				 "is not", est, side, t->limit, lo, hi);

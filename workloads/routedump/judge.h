@@ -32,7 +32,9 @@ extern const struct rd_target rd_targets[RT_N];
  * rd_judge - target @id against an estimate @est with its 95 % interval
  * [@lo, @hi]: met when the whole interval is on the right side of the
  * limit, not met when the estimate is on the wrong side, not judged when
- * the interval straddles the limit or there is no estimate or interval.
+ * the interval straddles the limit or there is no estimate or interval,
+ * and for RT_KERNEL_LIMIT when the estimate is above 1 (the kernel's own
+ * time as measured is longer than the whole insert: no limit).
  */
 enum target_verdict rd_judge(int id, double est, double lo, double hi);
 /* A few words on the verdict for the target's "why": "the interval [lo, hi] is under 0.1"... */

@@ -157,7 +157,7 @@ static void kernel_limit_target(struct report *r, int f)
 	ours = stats_median(x, n);
 	kern = stats_median(r->kins[k], r->nkins[k]);
 	snprintf(what, sizeof(what), "the kernel's own cost: median %.0f ns per route inside %s over %zu sendmsgs of "
-		 "the probe pass (kprobe overhead included, so the limit is if anything slow); ours: median %.0f ns "
+		 "the probe pass (fentry/fexit's own cost included, so the limit is if anything slow); ours: median %.0f ns "
 		 "per route over %zu batches (the measurement, no probe). The gap, %.0f ns per route: user space "
 		 "building the messages %.0f ns (getrusage over the insert, tick-sampled: user %.0f ms, system "
 		 "%.0f ms), the rest (%.0f ns) the kernel outside the insert itself: the syscall, netlink parsing "

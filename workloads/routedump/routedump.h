@@ -250,8 +250,8 @@ int ip_mode_by_name(const char *s);
 
 /*
  * The CPU pass: dumps of one mode repeated until the user share of their
- * CPU time, which the kernel samples once a tick, is known to +-5 points
- * (Wilson 95 % interval at most 0.1 wide), or the time is up
+ * CPU time, which the kernel samples once a tick, is known to +-2.5 points
+ * (Wilson 95 % interval at most 0.05 wide), or the time is up
  */
 struct cpu_row {
 	int family;
@@ -263,8 +263,8 @@ struct cpu_row {
 	int hz;
 };
 
-/* the width of the Wilson 95 % interval of the user share the CPU pass runs to */
-#define CPU_SHARE_WIDTH 0.1
+/* the width of the Wilson 95 % interval of the user share the CPU pass runs to (+-0.025) */
+#define CPU_SHARE_WIDTH 0.05
 
 bool mode_at_point(int m, int p);
 

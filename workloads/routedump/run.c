@@ -285,7 +285,7 @@ static int run_group(struct bench *b, int family, size_t bufsize, uint64_t n)
 /*
  * The CPU pass of one family: legacy_userfilter (at 1 %) and strict_all
  * dumps, interleaved, until the user share of each mode's CPU time is
- * known to within a Wilson 95 % interval 0.1 wide (the kernel splits CPU
+ * known to within a Wilson 95 % interval CPU_SHARE_WIDTH wide (the kernel splits CPU
  * time into user and system by sampling once a tick, so the ticks are the
  * sample), or b->cpu_seconds are up. One row per mode into b->cpus.
  */
