@@ -21,10 +21,10 @@ set xlabel 'dump mode (left bar IPv4, right bar IPv6)'
 set xrange [-0.6:1.6]
 set yrange [0:*]
 set offsets 0, 0, graph 0.2, 0
-set xtics ('legacy_userfilter (1%)' 0, 'strict_all' 1)
+set xtics ('legacy_userfilter (1%%)' 0, 'strict_all' 1)
 set style fill solid 0.8 border -1
 set key top left
-lab(s, lo, hi, d, t) = sprintf("user %.1f%%\n[%.1f, %.1f]\n%d dumps, %d ticks", 100 * s, 100 * lo, 100 * hi, d, t)
+lab(s, lo, hi, d, t) = sprintf("user %.1f%%\n[%.1f, %.1f]\n%.0f dumps, %.0f ticks", 100 * s, 100 * lo, 100 * hi, d, t)
 plot data skip 1 using (ok('ipv4') ? x('ipv4') : NaN):13:(x('ipv4') - w):(x('ipv4') + w):(0):13 \
 	with boxxyerror ls 1 fs solid 0.8 title 'system, IPv4', \
      data skip 1 using (ok('ipv4') ? x('ipv4') : NaN):($12 + $13):(x('ipv4') - w):(x('ipv4') + w):13:($12 + $13) \

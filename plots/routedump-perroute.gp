@@ -24,12 +24,12 @@ is(w) = strcol(4) eq w || (strcol(4) eq 'strict_all' && (w eq 'strict_table' || 
 selw(f, w) = strcol(1) eq f && is(w) && $3 == bufsize && $2 == size
 dodge(i, f) = 1.04 ** (2 * (i - 3.5) + (f eq 'ipv6' ? 0.5 : -0.5))
 set logscale xy
-set xrange [0.5:200]
+set xrange [0.02:200]
 set format x '%g'
 set xlabel sprintf('selectivity: routes in the answer / routes in the table [%%], %d routes per family', size)
 set grid xtics ytics lc rgb '#dddddd'
 set key font ',8' spacing 0.9 top right
-ttl = sprintf('routedump: cost per route against selectivity (recvmsg buffer %d B; medians of >= %d dumps, bars 95%% interval)', bufsize, nmin)
+ttl = sprintf('routedump: cost per route against selectivity (recvmsg buffer %d B; medians of >= %d dumps, bars 95%% interval; at 100%% the strict dump is strict_all)', bufsize, nmin)
 lines = 'legacy_userfilter strict_table strict_protocol strict_table_protocol'
 draw = "set multiplot layout 1, 2 title ttl; unset label 1000; \
 set ylabel 'wall time / routes returned [ns/route]'; \

@@ -24,7 +24,7 @@ set grid xtics ytics lc rgb '#dddddd'
 set key font ',8' spacing 0.9
 ttl = sprintf('routedump: speed-up of kernel-side filters over legacy_userfilter (recvmsg buffer %d B; ratio of medians, bars 95%% bootstrap interval)', bufsize)
 draw = "set multiplot layout 1, 2 title ttl; unset label 1000; \
-set logscale x; set xrange [0.3:150]; set format x '%g'; \
+set logscale x; set xrange [0.02:150]; set format x '%g'; \
 set xlabel sprintf('selectivity: routes in the answer / routes in the table [%%], at %d routes', size); \
 set ylabel 'speed-up over legacy_userfilter [x]'; set key top right; \
 plot for [i=2:6] data skip 1 using (selx('ipv4', word(modes, i), 1) ? 100 * $7 : NaN):14:15:16 with yerrorbars ls i pt 7 ps 1.2 title word(modes, i), \
