@@ -56,8 +56,8 @@ static void profile_of(struct bench *b, const char *profile)
 		b->nsizes = 1;
 		b->sizes[0] = 10000;
 		b->sweep_at = 0;
-		b->anchor_insert = 5000;
-		b->anchor_reps = 5;
+		b->anchor_insert = 6000;
+		b->anchor_reps = 6;
 		b->cpu_seconds = 20;
 	} else if (!strcmp(profile, "full")) {
 		b->nsizes = 2;
@@ -170,7 +170,7 @@ static void configure(struct bench *b, const struct run_args *a)
 static void parse_run(int argc, char **argv, struct bench *b)
 {
 	struct run_args a = { .profile = "quick", .fams = "4,6", .acks = "errors", .iproute2 = "selective",
-			      .reps = 10, .ip_reps = 5, .warmup = 1, .batch = DEF_BATCH };
+			      .reps = 10, .ip_reps = 6, .warmup = 1, .batch = DEF_BATCH };
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("profile", &a.profile, "quick|full", "the defaults below (quick)", false),
 		LAB_OPT_STR("out", &a.out, "DIR", "results folder (its parent must exist)", true),
@@ -184,7 +184,7 @@ static void parse_run(int argc, char **argv, struct bench *b)
 		  .max = MAX_ROUTES, .given = &a.sweep_given,
 		  .help = "table size where 8192,32768,1048576 are swept (full: 100000; quick: none)" },
 		LAB_OPT_U64("reps", &a.reps, 1, 1000, "measured dumps per mode and selectivity (10)"),
-		LAB_OPT_U64("ip-reps", &a.ip_reps, 1, 1000, "measured runs of ip route show per filter (5)"),
+		LAB_OPT_U64("ip-reps", &a.ip_reps, 1, 1000, "measured runs of ip route show per filter (6: the least n with an interval of the median)"),
 		LAB_OPT_U64("warmup", &a.warmup, 0, 100, "dropped dumps before them (1)"),
 		LAB_OPT_U64("batch", &a.batch, 4096, 200000, "bytes of RTM_NEWROUTE per sendmsg (32768)"),
 		LAB_OPT_U64("hz", &a.hz, 0, 10000, "the kernel's CONFIG_HZ, for the CPU pass (0: no CPU pass)"),
@@ -195,7 +195,7 @@ static void parse_run(int argc, char **argv, struct bench *b)
 		{ .name = "anchor-insert", .type = LAB_OPT_UINT, .value = &a.anchor, .arg = "N", .min = 0,
 		  .max = MAX_ROUTES, .given = &a.anchor_given,
 		  .help = "routes each side of the like-for-like insert adds: `ip -batch` and ours one route a "
-			  "request (quick 5000 in 5 rounds, full 50000 in 10; 0: none)" },
+			  "request (quick 6000 in 6 rounds, full 50000 in 10; 0: none)" },
 		LAB_OPT_END
 	};
 
