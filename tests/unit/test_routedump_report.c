@@ -104,9 +104,9 @@ static void fixture(bool good)
 	f = file("cpu.csv", "family,routes,mode,point,dumps,wall_ms,user_ms,sys_ms,hz");
 	fprintf(f, "ipv4,10000,strict_all,100,100,2000,%d,%d,250\n", good ? 4 : 1000, good ? 2000 : 1000);
 	fclose(f);
-	f = file("probe-route_insert.csv", "family,calls,kernel_ns");
+	f = file("probe-route_insert.csv", "family,calls,kernel_ns,sendmsg_ns");
 	for (k = 0; k < 20; k++)
-		fprintf(f, "4,100,%d\n", 200000 + 1000 * (k % 5));
+		fprintf(f, "4,100,%d,%d\n", 200000 + 1000 * (k % 5), 400000);
 	fclose(f);
 }
 

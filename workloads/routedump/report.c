@@ -418,6 +418,7 @@ static void insert_metrics(struct report *r, double *x, double *y)
 		if (!r->nkins[fi])
 			continue;
 		metric(r, "kernel_insert_ns_per_route", params, "ns/route", r->kins[fi], r->nkins[fi]);
+		metric(r, "kernel_insert_share_of_sendmsg", params, "fraction", r->kshare[fi], r->nkins[fi]);
 		n = batch_ns(r, family, x);
 		if (n)
 			metric(r, "insert_ns_per_route", params, "ns/route", x, n);

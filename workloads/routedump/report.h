@@ -42,6 +42,9 @@ struct report {
 	/* the probe pass: the kernel's own insert cost, ns per route per sendmsg, per family [0 v4, 1 v6] */
 	double *kins[2];
 	size_t nkins[2], cap_kins[2];
+	/* the same sendmsgs: the share of the whole sendmsg inside the insert proper */
+	double *kshare[2];
+	size_t cap_kshare[2];
 	bool have_probe;	/* probe-route_insert.csv was there */
 
 	/* The run's make-up, in the order it ran (sizes and buffer sizes ascending) */

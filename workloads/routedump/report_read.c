@@ -324,7 +324,7 @@ static int read_cpus(struct report *r)
 
 /* ------------------------------------------- probe-route_insert.csv */
 
-static const char *const kins_cols[] = { "family", "calls", "kernel_ns", NULL };
+static const char *const kins_cols[] = { "family", "calls", "kernel_ns", "sendmsg_ns", NULL };
 
 /* The probe pass's kernel insert cost; a run without it (no probe pass) is not a failure here */
 static int read_kins(struct report *r)
@@ -341,16 +341,20 @@ static int read_kins(struct report *r)
 	r->have_probe = true;
 	while ((err = csv_next(&d.c)) > 0) {
 		uint64_t fam = rd_u64(&d, 0), calls = rd_u64(&d, 1);
-		double ns = rd_dbl(&d, 2);
+		double ns = rd_dbl(&d, 2), whole = rd_dbl(&d, 3);
 		int k = fam == 6;
 
 		if (fam != 4 && fam != 6)
 			rd_bad(&d, 0, "is not 4 or 6");
 		if (!calls)
 			rd_bad(&d, 1, "is not a count above 0");
+		if (whole <= 0)
+			rd_bad(&d, 3, "is not a duration above 0");
 		if (d.bad)
 			break;
 		r->kins[k] = grow(r->kins[k], &r->cap_kins[k], r->nkins[k], sizeof(double));
+		r->kshare[k] = grow(r->kshare[k], &r->cap_kshare[k], r->nkins[k], sizeof(double));
+		r->kshare[k][r->nkins[k]] = ns / whole;
 		r->kins[k][r->nkins[k]++] = ns / calls;
 	}
 	return rd_close(&d, err);
