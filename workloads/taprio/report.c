@@ -376,7 +376,7 @@ static void target_isochron(struct out *o, const struct vec *ours, const struct 
 			     "reads them) within 20% of isochron's: the ratio's 95% interval "
 			     "inside [0.8, 1.2]";
 	enum target_verdict v;
-	char why[512];
+	char why[512], n_ours[24], n_theirs[24];
 	struct ci ci = { NAN, NAN, NULL, NULL };
 	double ratio = NAN, m;
 
@@ -386,11 +386,14 @@ static void target_isochron(struct out *o, const struct vec *ours, const struct 
 			      "isochron refuses, or isochron failed: see the run's status)");
 		return;
 	}
+	snprintf(n_ours, sizeof(n_ours), "%zu", ours->n);
+	snprintf(n_theirs, sizeof(n_theirs), "%zu", theirs->n);
 	if (ours->n && theirs->n &&
 	    !ci_ratio(ours->x, ours->n, theirs->x, theirs->n, 1, &ratio, &ci))
 		report_estimate(o, "isochron_latency_ratio", (const char *[]){ "tc", "0",
 				"schedule", sname, "of", "like-isochron-errq / isochron",
-				NULL }, "ratio", ratio, ours->n + theirs->n, &ci);
+				"n_ours", n_ours, "n_isochron", n_theirs, NULL }, "ratio", ratio,
+				ours->n + theirs->n, &ci);
 	v = taprio_judge_ratio(ratio, &ci, ours->n, theirs->n, 20, &m, why, sizeof(why));
 	report_target(o, target, m, 20, "% (interval end farthest from 1)", v, why);
 }
