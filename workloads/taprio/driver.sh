@@ -262,7 +262,7 @@ iso_round() {
 # like-isochron-errq with its TX timestamps read by a second thread), round
 # K: class 0 only, woken at the same point of each cycle (isochron's base +
 # shift - advance), 128-byte frames (86 bytes of UDP payload), no probe;
-# its packets appended to $stage/V/packets.csv
+# its packets appended to $stage/V/packets.csv (column round)
 like_round() {
 	local v=$1 k=$2 rc=0 extra=()
 	[ "$v" = like-isochron ] || extra=(--errqueue-thread)
@@ -275,10 +275,12 @@ like_round() {
 		failures+=("the $v run (round $k) exited $rc: $(tail -1 "$stage/$v.err")")
 		return 0
 	fi
+	# with the round as a last column
 	if [ -f "$stage/$v/packets.csv" ]; then
-		tail -n +2 "$stage/$v/round-$k/packets.csv" >>"$stage/$v/packets.csv"
+		awk -v k="$k" 'NR > 1 {print $0 "," k}' "$stage/$v/round-$k/packets.csv" >>"$stage/$v/packets.csv"
 	else
-		cp "$stage/$v/round-$k/packets.csv" "$stage/$v/packets.csv"
+		awk -v k="$k" 'NR == 1 {print $0 ",round"; next} {print $0 "," k}' \
+			"$stage/$v/round-$k/packets.csv" >"$stage/$v/packets.csv"
 	fi
 }
 # The three senders of class 0 in alternating short rounds, isochron,
