@@ -354,12 +354,26 @@ printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" 
 	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000)),0,1,1,100,50,200,100,0.2"
 	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000)),1,0,1,200,150,3100,100,13.1"
 	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000)),1,1,0,1600,1550,1000,100,4"
+	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),,,-1,,0,,,,,"
 } >"$tp/packets.csv"
+# The advance histograms (every advance: 3 of 10 us, 1 of 150 us, 1 of 2.05 ms,
+# 1 beyond 1 s) and 2 of the 6 advances printed
+{
+	echo "map,key,low,high,value"
+	echo '"@advance_late_us_fine","",0,9,3'
+	echo '"@advance_late_us_fine","",150,159,1'
+	echo '"@advance_late_us_mid","",2000,2099,1'
+	echo '"@advance_late_us_coarse","",1000000,,1'
+	echo '"@advances","","","",6'
+	echo "lost_events,,,,3"
+} >"$tp/probe-taprio_gate-maps.csv"
 {
 	echo "event,entry,gate_mask,queue,len,reason,start_ns,end_ns,time_ns,late_ns,tc,seq"
 	echo "tx,,,0,106,,$((B + 180000)),,$((B + 190000)),10000,0,0"
 	echo "tx,,,0,106,,$((B + 12990000)),,$((B + 13090000)),100000,0,1"
 	echo "tx,,,1,106,,$((B + 2500000)),,$((B + 3990000)),1490000,1,0"
+	echo "advance,0,1,,,,$B,$((B + 3000000)),$((B + 5000)),5000,,"
+	echo "advance,1,2,,,,$((B + 3000000)),$((B + 6000000)),$((B + 3150000)),150000,,"
 } >"$tp/probe-taprio_gate.csv"
 "$root/build/taprio" report --out "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
 eq "$rc" 0 "taprio report on a fixture run"
@@ -371,6 +385,22 @@ eq "$(tm violations_at_dequeue 1)" 1 "taprio report: class 1's packet let throug
 eq "$(tm violations_after_gate 1)" 0 "taprio report: class 1 has none late after the gate"
 eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")" tracepoint \
 	"taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)"
+tf() { jq -r --arg n "$1" --arg tc "$2" --arg f "$3" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0] | .[$f] | tostring' "$tp/summary.json"; }
+eq "$(tf in_window_pct 1 n)" 2 "taprio report: in_window_pct counts out of all packets sent, the one with no TX timestamp too"
+eq "$(tf in_window_pct 1 median)" 50 "taprio report: class 1's in_window_pct is 1 of 2 sent"
+eq "$(tf in_window_pct 1 ci95 | jq -r .method)" Wilson "taprio report: in_window_pct carries its Wilson interval"
+eq "$(tf no_timestamp 1 median)" 1 "taprio report: class 1's packet with no TX timestamp is shown (no_timestamp)"
+eq "$(jq -r '.[] | select(.target | startswith("class 1:")) | [.met, .measured] | map(tostring) | join(" ")' "$tp/targets.json")" \
+	"false 1" "taprio report: class 1's target is NOT MET by its packet with no TX timestamp"
+ta() { jq -r --arg n "$1" --arg f "$2" '[.metrics[] | select(.name == $n)][0] | .[$f] | tostring' "$tp/summary.json"; }
+eq "$(ta advance_lateness_us n)" 6 "taprio report: advance lateness counts every advance of the histograms, not the 2 printed"
+eq "$(ta advance_lateness_us median)" 79.5 "taprio report: each advance at its bucket's middle (median of 4.5 x3, 154.5, 2049.5, 1e6)"
+eq "$(ta advance_lateness_us max)" 1000000 "taprio report: an advance beyond the histogram counted at its lower bound"
+eq "$(ta advance_timeline_lost median)" 4 "taprio report: the timeline lost 4 of the 6 advances"
+eq "$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].params.bpftrace_lost_events' "$tp/summary.json")" 3 \
+	"taprio report: bpftrace's own lost-event count is shown"
+eq "$(jq -r '[.metrics[] | select(.name == "sync_offset_ns")] | length' "$tp/summary.json")" 0 \
+	"taprio report: no offset is called a sync figure (one oscillator)"
 
 # --- taprio tune-report: a variant without its figures is never recommended ---
 # window-tc0-x0.5: too few packets for a p99 (null); x0.25: not measured (no
@@ -378,21 +408,29 @@ eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.p
 # gate_lateness_us metric at all
 tu=$tmp/tune-run
 sched=$root/workloads/taprio/schedules/three-class-10ms.sched
-for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x1:0:1 window-tc1-x1:1:1; do
+for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x0.75:0:0.75 window-tc0-x1:0:1 window-tc1-x1:1:1; do
 	IFS=: read -r name tc scale <<<"$v"
 	mkdir -p "$tu/tune/$name"
 	"$root/build/taprio" variant --tc "$tc" --scale "$scale" "$sched" >"$tu/tune/$name/schedule.sched"
 done
+# in_window_pct as taprio report writes it: an estimate (median the %, no mean)
 tmetric() { # tmetric NAME TC N MEDIAN P99
 	jq -nc --arg n "$1" --arg tc "$2" --argjson k "$3" --argjson m "$4" --argjson p "$5" \
 		'{name: $n, params: {tc: $tc, schedule: "s"}, unit: "x", n: $k, median: $m, mean: $m,
-		  stddev: 0, min: $m, max: $m, p99: $p}'
+		  stddev: 0, min: $m, max: $m, p99: $p}
+		 | if $n == "in_window_pct" then .mean = null | .stddev = null | .min = null | .max = null else . end'
 }
 {
 	tmetric in_window_pct 0 50 100 null
 	tmetric violations 0 1 0 null
 	tmetric gate_lateness_us 0 50 5 null
 } | summary "$tu/tune" window-tc0-x0.5 ok
+# x0.75: no packet outside, but 2 of 200 with no TX timestamp: not all shown inside
+{
+	tmetric in_window_pct 0 200 99 null
+	tmetric violations 0 1 0 null
+	tmetric gate_lateness_us 0 198 10 40
+} | summary "$tu/tune" window-tc0-x0.75 ok
 {
 	tmetric in_window_pct 0 200 100 100
 	tmetric violations 0 1 0 null
@@ -406,11 +444,11 @@ tmetric() { # tmetric NAME TC N MEDIAN P99
 	2>"$tmp/tune.err" && rc=0 || rc=$?
 eq "$rc" 0 "taprio tune-report on a fixture sweep"
 has "$tu/tune-recommendation.txt" "class 0: shortest window meeting the bound: 3000 us (scale 1)" \
-	"tune-report: class 0's window is the shortest with both figures, not the one without a p99"
+	"tune-report: class 0's window is the shortest with every packet sent inside and a p99 (not x0.5 without a p99, nor x0.75 with packets not timestamped)"
 has "$tu/tune-recommendation.txt" "class 1: no window of the sweep met the bound; nearest: none measured" \
 	"tune-report: a variant without a gate lateness metric is not taken for 0 us"
 has "$tu/tune-recommendation.txt" "schedule: my.sched;" "tune-report names the schedule as given (--name)"
-eq "$(grep -c '' "$tu/tune.csv")" 5 "tune.csv: a header and one line a variant and class"
+eq "$(grep -c '' "$tu/tune.csv")" 6 "tune.csv: a header and one line a variant and class"
 has "$tu/tune.csv" "window,0,0.5,1500,8500,50,0,100.000,,5.000" "tune.csv: a p99 the variant does not have is an empty field"
 has "$tu/tune.csv" "window,0,0.25,750,7750,,,,," "tune.csv: a variant not measured has its windows and no figures"
 
