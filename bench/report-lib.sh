@@ -82,7 +82,7 @@ img { max-width: 100%; border: 1px solid #ddd; }
 table { max-width: 100%; }
 td { overflow-wrap: break-word; }
 .finding { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
-.finding > div { flex: 1 1 30em; min-width: 0; }
+.finding > div { flex: 1 1 auto; max-width: 100%; }
 .finding > figure { flex: 0 1 32em; margin: 0; }
 figcaption { font-size: 0.9em; color: #444; }
 details > summary { cursor: pointer; color: #05c; margin: 0.3em 0; }
@@ -169,6 +169,7 @@ doc_table() {
 			for (i = 1; i <= NF; i++) {
 				c = ""
 				if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?%?$/) c = " class=\"num\""
+				if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)? to [-+]?[0-9.]+(e[-+]?[0-9]+)?$/) c = " class=\"num\""
 				if ($i ~ /^(failed|missing|FAILED|not ok|NOT MET)/) c = " class=\"bad\""
 				if ($i == "significant") c = " class=\"sig\""
 				printf "<td%s>%s</td>", c, esc($i)

@@ -6,6 +6,7 @@
 # few ms is noise; pooled over the pass, the ticks are the sample. Bars:
 # mean CPU per dump over the pass; label: the user share and its Wilson
 # interval, with the dumps and ticks it rests on.
+# caption: where a dump's CPU goes: a large user share for legacy means the tool filters what the kernel could have
 # input: routedump/cpu-share.csv
 load 'plots/common.gp'
 data = rundir.'/routedump/cpu-share.csv'

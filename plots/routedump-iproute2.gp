@@ -4,6 +4,7 @@
 # Medians; bars min to max. The dashed lines are ip's start-up baseline
 # (`ip route show table 999`, a table of one route): what ip costs before
 # it dumps anything.
+# caption: our dump against ip route show with the same filter: above ip's dashed start-up line ip is dumping, below it ip is only starting
 # input: routedump/iproute2-compare.csv
 load 'plots/common.gp'
 data = rundir.'/routedump/iproute2-compare.csv'

@@ -6,6 +6,7 @@
 # right: against the table size, at the 1 % point (strict_oif at its one
 # point, strict_all at 100 %). Bars: the 95 % bootstrap interval of the
 # ratio of medians.
+# caption: the bars are 95% intervals: a filter helps where its whole bar is above 1; the gain falls as the answer grows
 # input: routedump/speedup.csv
 load 'plots/common.gp'
 data = rundir.'/routedump/speedup.csv'

@@ -2,6 +2,7 @@
 # table size, one line per dump mode, IPv4 solid and IPv6 dashed, at one
 # recvmsg buffer size (bufsize, default 32768) and the 1 % point (strict_oif
 # at its one point, strict_all at 100 %). Medians; bars their 95 % interval.
+# caption: wall time should grow linearly with the table for a full walk and stay flat for strict_table; IPv6 dashed
 # input: routedump/dump-stats.csv
 load 'plots/common.gp'
 data = rundir.'/routedump/dump-stats.csv'

@@ -3,6 +3,7 @@
 # the title gives how many of the advances the kernel counted (@advances)
 # were printed, and bpftrace's own lost-event count (row lost_events of the
 # maps). The distribution of all advances is advance.png.
+# caption: late advances over time: clusters are host stalls; the title says how many advances the probe could print
 # input: taprio/probe-taprio_gate.csv
 # input: taprio/probe-taprio_gate-maps.csv
 # input: taprio/run-info.csv

@@ -3,6 +3,7 @@
 # in-kernel histograms, which count every advance (@advance_late_us_fine,
 # _mid, _coarse: 10 us buckets below 1 ms, 100 us below 10 ms, 1 ms above);
 # each bucket plotted at its upper end (the overflow bucket at its lower).
+# caption: every gate advance the kernel made: how late the schedule's timer ran; the tail is what a tight schedule must absorb
 # input: taprio/probe-taprio_gate-maps.csv
 load 'plots/common.gp'
 set datafile columnheaders

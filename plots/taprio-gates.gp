@@ -5,6 +5,7 @@
 # taprio_dequeue, start_ns of the probe's tx lines) as triangles just under
 # the lane. Three cycles a second
 # into the measurement (gates.csv says which).
+# caption: crosses are packets sent outside their class's window; triangles below a lane are taprio's own gate decisions
 # input: taprio/gates.csv
 # input: taprio/packets.csv
 load 'plots/common.gp'

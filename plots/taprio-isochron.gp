@@ -4,6 +4,7 @@
 # second thread as isochron reads them (like-isochron-errq, the one the
 # target compares), as CDFs. The target's ratio and interval are in
 # targets.json (isochron_latency_ratio in summary.json).
+# caption: the three senders' latency from wake-up to TX: the errq curve against isochron's is the like-for-like comparison
 # input: taprio/isochron.csv
 # input: taprio/packets-like-isochron.csv
 # input: taprio/packets-like-isochron-errq.csv

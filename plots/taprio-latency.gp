@@ -3,6 +3,7 @@
 # (driver TX to the receiver's software RX timestamp), as fractions of all
 # packets sent: a packet without the timestamps a latency needs is counted
 # and never reached, so a curve that ends below 1 has lost packets.
+# caption: a curve that ends below 1 has packets without timestamps; gate lateness beyond the window length means a missed window
 # input: taprio/packets.csv
 # (columns by number: 1 tc, 9 in_window, 13 gate_lateness_us, 14 path_delay_us,
 # 15 tx_rel_ms; gnuplot 5.4 loses the column names when @save replots a smoothed plot)

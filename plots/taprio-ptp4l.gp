@@ -2,6 +2,7 @@
 # software timestamps over the lab wire: the offset it measures and the path
 # delay (both ends share the guest's CLOCK_REALTIME, so the offset is the
 # timestamping error).
+# caption: the offset is the timestamping error on the lab wire (both ends share one clock), not synchronisation quality
 # input: taprio/sync-ptp4l.csv
 load 'plots/common.gp'
 set datafile columnheaders

@@ -3,6 +3,7 @@
 # PHC, and the workload's own PHC - CLOCK_TAI readings during the run, as
 # magnitudes on a log scale (the first phc2sys sample is the error given to
 # the PHC, milliseconds; the steady state is nanoseconds).
+# caption: the servo agreeing with itself (one oscillator): near zero by construction, not a measure of sync quality
 # input: taprio/sync-phc2sys.csv
 load 'plots/common.gp'
 set datafile columnheaders

@@ -3,6 +3,7 @@
 # window scaled, which scales the cycle), coloured by the class's p99 gate
 # lateness; each cell names the class's window and its p99, a cross marks
 # packets outside their window (violations).
+# caption: per class, the leftmost cell without a cross and within the bound is the shortest window that works
 # input: taprio/tune.csv
 load 'plots/common.gp'
 set datafile columnheaders

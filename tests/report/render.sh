@@ -3,7 +3,8 @@
 # measure its layout from inside the page: where the findings start, whether
 # every image loaded, and whether any table runs past the page's width.
 # Prints one line: "findings_top=PX first_table_top=PX images=N broken=N
-# wide_tables=N page_width=PX"; with OUT_PNG also saves a screenshot of the
+# wide_tables=N overlaps=N page_width=PX" (overlaps: findings whose tables
+# run into their figure); with OUT_PNG also saves a screenshot of the
 # first screen (for a person to look at).
 # usage: tests/report/render.sh REPORT_HTML [OUT_PNG]
 set -eu
@@ -31,12 +32,20 @@ window.addEventListener('load', () => {
 	const table = t && (t.tagName === 'TABLE' ? t : t.querySelector('table'));
 	const img = [...document.images];
 	const wide = [...document.querySelectorAll('table')].filter(x => x.getBoundingClientRect().right > w + 1);
+	// a findings block whose tables run into its figure
+	const overlaps = [...document.querySelectorAll('.finding')].filter(f => {
+		const fig = f.querySelector('figure'), r = fig && fig.getBoundingClientRect();
+		return r && [...f.querySelectorAll('table')].some(t => {
+			const q = t.getBoundingClientRect();
+			return q.right > r.left + 1 && q.left < r.right && q.bottom > r.top && q.top < r.bottom;
+		});
+	});
 	const top = e => e ? Math.round(e.getBoundingClientRect().top + window.scrollY) : -1;
 	const pre = document.createElement('pre');
 	pre.id = 'lab-layout';
 	pre.textContent = 'findings_top=' + top(h2) + ' first_table_top=' + top(table) +
 		' images=' + img.length + ' broken=' + img.filter(i => !i.complete || i.naturalWidth === 0).length +
-		' wide_tables=' + wide.length + ' page_width=' + w;
+		' wide_tables=' + wide.length + ' overlaps=' + overlaps.length + ' page_width=' + w;
 	document.body.appendChild(pre);
 });
 </script></body></html>

@@ -261,6 +261,7 @@ if layout=$("$root/tests/report/render.sh" "$ok_run/report.html" "$tmp/r2.png" 2
 		not_ok "every image loads" "expected >= 2 images and 0 broken, got $(get images) and $(get broken)"
 	fi
 	eq "$(get wide_tables)" 0 "no table is wider than the page (1366 px)"
+	eq "$(get overlaps)" 0 "no headline table runs into the figure beside it"
 	check "the first screen is saved as a PNG for people to look at" test -s "$tmp/r2.png"
 	[ -z "${KEEP_TMP:-}" ] || echo "# first screen of the ok fixture report: $tmp/r2.png"
 else
