@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "interval.h"
 #include "output.h"
 #include "bpfqs.h"
 
@@ -139,21 +140,25 @@ int series_publish(struct out *o, struct series *s)
 
 /*
  * Whether an in-program figure is below what the empty-loop subtraction
- * resolves: not above zero, within 3 sd of the empty loop, or under a third
- * of the empty loop's cost per iteration. The last because the two loops'
- * code differs: across runs here the verifier-inlined array lookup came out
- * anywhere between -10 and +22 ns against an empty loop of 30-45 ns per
- * iteration.
+ * resolves: the 95 % interval of its median reaches zero, or the median is
+ * under a third of the empty loop's cost per iteration. The last because
+ * the two loops' code differs: across runs here the verifier-inlined array
+ * lookup came out anywhere between -10 and +22 ns against an empty loop of
+ * 30-45 ns per iteration. (Not a multiple of the empty loop's standard
+ * deviation: over all batches, slow host periods included, that is large
+ * even where the median is sharp.)
  */
 bool below_resolution(const struct series *s, const struct series **empty)
 {
 	const struct series *e = find_series("prog_empty_ns_per_run", s->kind, "", s->vsize);
+	struct ci ci;
 
 	*empty = e;
 	if (strcmp(s->metric, "prog_ns_per_op") || !e || !e->have_st || !s->have_st)
 		return false;
-	return s->st.median <= 0 || s->st.median <= 3 * e->st.stddev / s->k ||
-	       s->st.median < e->st.median / s->k / 3;
+	if (s->st.median <= 0 || s->st.median < e->st.median / s->k / 3)
+		return true;
+	return !ci_quantile(s->x, s->n, 0.5, &ci) && !(ci.lo > 0);
 }
 
 void series_free_all(void)
