@@ -228,6 +228,7 @@ struct series {
 	bool shared;
 	unsigned int k;			/* prog: operations per run */
 	unsigned int repeat;		/* prog: runs per BPF_PROG_TEST_RUN call */
+	double min_run;			/* prog: the fastest batch's ns per run (no empty loop subtracted) */
 	size_t n, cap;
 	double *x;			/* the batches (windows) after warm-up */
 	struct stats st;

@@ -144,6 +144,8 @@ static int prog_row(const struct csv *c, const int *col, char *why, size_t len)
 		       (unsigned int)vsize, 0, false);
 	s->k = (unsigned int)k;
 	s->repeat = (unsigned int)repeat;
+	if (!warm && (!s->n || run_ns < s->min_run))
+		s->min_run = run_ns;
 	if (!warm)
 		series_add(s, empty ? run_ns : x);
 	return 0;
