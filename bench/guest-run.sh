@@ -14,6 +14,9 @@ driver=$LAB_SRC/workloads/$name/driver.sh
 }
 export LAB_WORKLOAD=$name LAB_WL_OUT=$LAB_OUT/$name
 mkdir -p "$LAB_WL_OUT"
+# what the report shows first for this workload travels with its results
+conf=$LAB_SRC/workloads/$name/report.conf
+[ ! -f "$conf" ] || cp "$conf" "$LAB_WL_OUT/report.conf"
 
 events=$(sed -n 's/^# trace-events: //p' "$driver")
 if [ "${LAB_TRACE:-0}" = 1 ] && [ -n "$events" ]; then

@@ -41,7 +41,7 @@ run_id_of() {
 	printf '%s\n' "${id:-$(basename -- "$1")}"
 }
 
-# AWK_FMT: awk function fmt(x): a number for people, 5 significant digits
+# AWK_FMT: awk function fmt(x): a number for people, 4 significant digits
 # without exponent between 1e-3 and 1e7, integers as such, "-" for null
 # shellcheck disable=SC2016,SC2034 # awk, not shell; used by report.sh and compare.sh
 AWK_FMT='
@@ -52,7 +52,7 @@ function fmt(x,    a, l, d, s) {
 	if (x == int(x) && a < 1e15) return sprintf("%d", x)
 	if (a >= 1e7 || a < 1e-3) return sprintf("%.4g", x)
 	l = log(a) / log(10); d = int(l); if (d > l) d--
-	d = 4 - d
+	d = 3 - d
 	if (d < 0) d = 0
 	s = sprintf("%." d "f", x)
 	if (s ~ /\./) { sub(/0+$/, "", s); sub(/\.$/, "", s) }
@@ -73,12 +73,24 @@ doc_begin() {
 body { font-family: sans-serif; max-width: 75em; margin: 1em auto; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; vertical-align: top; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: #f0f0f0; }
 .bad { color: #b00; font-weight: bold; }
 .sig { color: #05c; font-weight: bold; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 img { max-width: 100%; border: 1px solid #ddd; }
+table { max-width: 100%; }
+td { overflow-wrap: break-word; }
+.finding { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+.finding > div { flex: 1 1 30em; min-width: 0; }
+.finding > figure { flex: 0 1 32em; margin: 0; }
+figcaption { font-size: 0.9em; color: #444; }
+details > summary { cursor: pointer; color: #05c; margin: 0.3em 0; }
+@media print {
+  body { max-width: none; margin: 0; font-size: 10pt; }
+  details > * { display: block; }
+  img, table, figure { break-inside: avoid; }
+}
 </style></head><body>
 <h1>$(html_escape "$3")</h1>
 EOF
@@ -166,17 +178,35 @@ doc_table() {
 		END { print "</table>" }' >>"$DOC_HTML"
 }
 
-# doc_img FILE DIR: a PNG; Markdown links it relative to DIR (where the
-# .md file lives), HTML embeds it as a data URI and links the SVG beside it
+# doc_raw HTML: a piece of HTML layout (nothing in Markdown)
+doc_raw() {
+	printf '%s\n' "$1" >>"$DOC_HTML"
+}
+
+# doc_details_begin SUMMARY / doc_details_end: fold what is between (a long
+# table); Markdown gets the same <details> element, which GitHub renders
+doc_details_begin() {
+	printf '<details><summary>%s</summary>\n\n' "$(html_escape "$1")" >>"$DOC_MD"
+	printf '<details><summary>%s</summary>\n' "$(html_escape "$1")" >>"$DOC_HTML"
+}
+doc_details_end() {
+	printf '</details>\n\n' >>"$DOC_MD"
+	printf '</details>\n' >>"$DOC_HTML"
+}
+
+# doc_img FILE DIR [CAPTION]: a PNG; Markdown links it relative to DIR
+# (where the .md file lives), HTML embeds it as a data URI and links the SVG
+# beside it; the caption says what to look for
 doc_img() {
-	local file=$1 rel=${1#"$2"/} name svg_md='' svg_html=''
+	local file=$1 rel=${1#"$2"/} cap=${3:-} name svg_md='' svg_html=''
 	name=$(basename -- "$file" .png)
 	if [ -f "${file%.png}.svg" ]; then
 		svg_md=" ([SVG](${rel%.png}.svg))"
 		svg_html=" (<a href=\"$(html_escape "${rel%.png}.svg")\">SVG</a>)"
 	fi
 	printf '![%s](%s)%s\n\n' "$name" "$rel" "$svg_md" >>"$DOC_MD"
-	printf '<figure><img alt="%s" src="data:image/png;base64,%s"><figcaption>%s%s</figcaption></figure>\n' \
-		"$(html_escape "$name")" "$(base64 -w0 <"$file")" "$(html_escape "$rel")" "$svg_html" \
-		>>"$DOC_HTML"
+	[ -z "$cap" ] || printf '*%s*\n\n' "$cap" >>"$DOC_MD"
+	printf '<figure><img alt="%s" src="data:image/png;base64,%s"><figcaption>%s%s%s</figcaption></figure>\n' \
+		"$(html_escape "$name")" "$(base64 -w0 <"$file")" "${cap:+$(html_escape "$cap") }" \
+		"$(html_escape "$rel")" "$svg_html" >>"$DOC_HTML"
 }

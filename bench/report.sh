@@ -1,9 +1,16 @@
 #!/bin/bash
-# Write RUN_DIR/report.md and RUN_DIR/report.html (self-contained, figures
-# embedded): run status, metadata, kernel warnings of the console, guest
-# command exit statuses, and per workload its status, metrics, targets
-# (targets.json: MET, NOT MET or not judged), figures and conformance results. Workloads that failed or are missing are shown as such.
-# Works on interrupted runs: whatever is there is reported.
+# Write RUN_DIR/report.md and RUN_DIR/report.html (one self-contained file,
+# figures embedded), answers first:
+#   1. a line on the run, failed or missing workloads with their log's last lines;
+#   2. findings: per workload its headline figures with n and 95% interval,
+#      its targets (MET, NOT MET, not judged, and why) and its key figure;
+#   3. every figure with a caption saying what to look for;
+#   4. details: metric tables pivoted on a parameter, all metrics (folded),
+#      notes, conformance results; then the run (kernel warnings, guest
+#      commands, comparisons) and the metadata last.
+# What a workload shows first comes from its report.conf (workloads/NAME/,
+# copied into the run): "headline NAME [KEY=VALUE]...", "figure FILE.png",
+# "columns KEY...". Works on interrupted runs: whatever is there is reported.
 # usage: bench/report.sh [--no-plots] RUN   (a run folder, or a run id of results/)
 #   --no-plots  do not run bench/plots.sh first
 set -eu
@@ -14,12 +21,14 @@ LAB_PROG=bench/report.sh
 # console lines that mean kernel trouble
 WARN_RE='WARNING:|BUG:|Oops|Kernel panic|rcu: INFO: rcu_.*stall|Call Trace'
 WARN_MAX=200
+# tables longer than this are folded (<details>)
+FOLD_ROWS=12
 
 draw=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help)
-		sed -n '2,8s/^# \{0,1\}//p' "$0"
+		sed -n '2,16s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	--no-plots) draw=0 ;;
@@ -91,6 +100,158 @@ workload_state() {
 	fi
 }
 
+# report_conf W: the workload's report.conf (the run's copy, else the tree's)
+report_conf() {
+	if [ -f "$run/$1/report.conf" ]; then
+		sed 's/#.*//' "$run/$1/report.conf"
+	elif [ -f "$LAB_ROOT/workloads/$1/report.conf" ]; then
+		sed 's/#.*//' "$LAB_ROOT/workloads/$1/report.conf"
+	fi
+}
+
+# caption PNG: the "# caption:" line of the figure's gnuplot script
+caption() {
+	local gp
+	gp=$LAB_ROOT/plots/$(basename -- "$(dirname -- "$1")")-$(basename -- "$1" .png).gp
+	[ -f "$gp" ] && sed -n 's/^# caption: *//p' "$gp" | head -n 1
+	return 0
+}
+
+# AWK_SCALE: pick(unit, maxabs) sets SF (divisor) and SU (unit) so that a
+# time (ns, us, ms, s; also ns/op and the like) reads in the largest unit
+# below its size: 123456 ns is 123.5 us
+# shellcheck disable=SC2016 # awk, not shell
+AWK_SCALE='
+function pick(unit, m,    base, rest, i, u, k) {
+	SF = 1; SU = unit; base = unit; rest = ""
+	if ((i = index(unit, "/")) > 0) { base = substr(unit, 1, i - 1); rest = substr(unit, i) }
+	split("ns us ms s", u, " ")
+	for (k = 1; k <= 4 && u[k] != base; k++) ;
+	if (k > 4) return
+	while (k < 4 && m >= 1000) { m /= 1000; SF *= 1000; k++ }
+	SU = u[k] rest
+}
+function sc(x) { return (x == "null" || x == "" || x == "-") ? "-" : fmt(x / SF) }
+function abs(x) { return x < 0 ? -x : x }'
+
+# headlines W: TSV of the workload's headline metrics (report.conf lines
+# "headline NAME [KEY=VALUE]..."): figure, params, n, value, 95% interval, unit
+headlines() {
+	local d=$run/$1 spec
+	report_conf "$1" | awk '$1 == "headline" { $1 = ""; sub(/^ /, ""); print }' >"$tmp/hl"
+	[ -s "$tmp/hl" ] && [ -f "$d/summary.json" ] || return 0
+	printf 'headline\tparams\tn\tvalue\t95%% interval\tunit\n'
+	while IFS= read -r spec; do
+		jq -r --arg spec "$spec" '
+			($spec | split(" ") | map(select(length > 0))) as $s
+			| ($s[1:] | map(split("=") | {key: .[0], value: (.[1:] | join("="))}) | from_entries) as $want
+			| .metrics[] | select(.name == $s[0])
+			| select(.params as $p | $want | to_entries | all(.value == ($p[.key] // null)))
+			| [.name, ((.params // {}) | to_entries | map(select($want[.key] == null))
+				| sort_by(.key) | map("\(.key)=\(.value)") | join(" ")),
+			   .n, .median, (.ci95.lo // null), (.ci95.hi // null), .unit]
+			| map(if . == null then "null" else tostring end) | @tsv' "$d/summary.json"
+	done <"$tmp/hl" | awk -F '\t' -v OFS='\t' "$AWK_FMT$AWK_SCALE"'
+		{
+			m = abs($4 == "null" ? 0 : $4)
+			pick($7, m)
+			ci = $5 == "null" ? "-" : sc($5) " to " sc($6)
+			print $1, $2, $3, sc($4), ci, SU
+		}'
+}
+
+# targets_tsv W: the workload's targets table, or nothing
+targets_tsv() {
+	local f=$run/$1/targets.json
+	jq -e 'type == "array" and length > 0' "$f" >/dev/null 2>&1 || return 0
+	printf 'target\tmeasured\tlimit\tunit\tverdict\twhy\n'
+	jq -r '.[] | [.target, .measured, .limit, .unit,
+		(if .met == true then "MET" elif .met == false then "NOT MET"
+		 else "not judged" end), .why]
+		| map(if . == null then "null" else tostring end) | @tsv' "$f" |
+		awk -F '\t' -v OFS='\t' "$AWK_FMT"'{ $2 = fmt($2); $3 = fmt($3); print }'
+}
+
+# pivot W NAME KEY: the metric NAME with KEY's values as columns (medians,
+# one unit for the table, picked by the cells' geometric mean), other params
+# as rows
+pivot() {
+	jq -r --arg name "$2" --arg k "$3" '
+		[.metrics[] | select(.name == $name)] as $m
+		| ($m | map(.params[$k]) | unique
+			| sort_by(if test("^[0-9.]+$") then [0, tonumber] else [1, .] end)) as $cols
+		| ($m | map(.params | del(.[$k]) | to_entries | sort_by(.key)
+			| map("\(.key)=\(.value)") | join(" ")) | reduce .[] as $r ([]; if index([$r]) then . else . + [$r] end)) as $rows
+		| ([$k + " \u2192"] + $cols | @tsv),
+		  ($rows[] as $r | [$r] + [$cols[] as $c | ($m[] | select(.params[$k] == $c
+			and (.params | del(.[$k]) | to_entries | sort_by(.key)
+			| map("\(.key)=\(.value)") | join(" ")) == $r) | .median) // null]
+			| map(if . == null then "null" else tostring end) | @tsv)' "$run/$1/summary.json" |
+		awk -F '\t' -v OFS='\t' -v unit="$(jq -r --arg n "$2" '[.metrics[] | select(.name == $n)][0].unit' "$run/$1/summary.json")" \
+			"$AWK_FMT$AWK_SCALE"'
+			{ line[NR] = $0; for (i = 2; i <= NF; i++) if ($i != "null" && $i != 0) { lg += log(abs($i)); nl++ } }
+			END {
+				pick(unit, nl ? exp(lg / nl) : 0)
+				print "(" SU ")"
+				for (r = 1; r <= NR; r++) {
+					nf = split(line[r], c, "\t")
+					if (r == 1) { c[1] = c[1] == "" ? " " : c[1] }
+					else for (i = 2; i <= nf; i++) c[i] = sc(c[i])
+					s = c[1]; for (i = 2; i <= nf; i++) s = s "\t" c[i]
+					print s
+				}
+			}'
+}
+
+# details_tables W: one table per metric name, pivoted on the first
+# "columns" key of report.conf that the metric varies over
+details_tables() {
+	local w=$1 d=$run/$1 keys name k unit rows
+	keys=$(report_conf "$w" | awk '$1 == "columns" { $1 = ""; print }')
+	while IFS= read -r name; do
+		k=
+		for key in $keys; do
+			if jq -e --arg n "$name" --arg k "$key" '[.metrics[] | select(.name == $n)]
+				| all(.params[$k] != null) and (map(.params[$k]) | unique | length > 1)' \
+				"$d/summary.json" >/dev/null; then
+				k=$key
+				break
+			fi
+		done
+		[ -n "$k" ] || continue
+		pivot "$w" "$name" "$k" >"$tmp/pivot"
+		unit=$(head -n 1 "$tmp/pivot")
+		rows=$(($(wc -l <"$tmp/pivot") - 2))
+		[ "$rows" -le "$FOLD_ROWS" ] || doc_details_begin "$name $unit: $rows rows"
+		doc_p "$name $unit, median per cell (n and intervals: all metrics below)"
+		tail -n +2 "$tmp/pivot" | doc_table
+		[ "$rows" -le "$FOLD_ROWS" ] || doc_details_end
+	done < <(jq -r '[.metrics[].name] | reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end) | .[]' \
+		"$d/summary.json")
+}
+
+# all_metrics W: every metric with n, interval and spread
+all_metrics() {
+	printf 'metric\tparams\tunit\tn\tmedian\t95%% interval\tstddev%%\tmin\tmax\tp99\n'
+	jq -r '.metrics[] | [.name, ((.params // {}) | to_entries | sort_by(.key)
+		| map("\(.key)=\(.value)") | join(" ")), .unit, .n, .median,
+		(.ci95 | if . == null then null else "\(.lo)\u001f\(.hi)" end),
+		(if .stddev == null or .mean == null then null
+		 elif .stddev == 0 then 0
+		 elif .mean == 0 then null
+		 else .stddev / (if .mean < 0 then -.mean else .mean end) * 100 end),
+		.min, .max, .p99] | map(if . == null then "null" else tostring end) | @tsv' \
+		"$run/$1/summary.json" |
+		awk -F '\t' -v OFS='\t' "$AWK_FMT"'
+			{
+				for (i = 4; i <= NF; i++) if (i != 6 && i != 7) $i = fmt($i)
+				if ($6 == "null") $6 = "-"
+				else { split($6, ci, "\037"); $6 = fmt(ci[1]) " to " fmt(ci[2]) }
+				$7 = $7 == "null" ? "-" : sprintf("%.1f%%", $7)
+				print
+			}'
+}
+
 # the workloads: those meta.json names, then other directories with results
 workloads=()
 if [ -f "$run/meta.json" ]; then
@@ -109,8 +270,7 @@ done
 
 doc_begin "$tmp/report.md" "$tmp/report.html" "Lab report: $id"
 
-# --- run status ---------------------------------------------------------------
-doc_h 2 "Run status"
+# --- the run in one line, and what failed --------------------------------------
 status=
 [ -f "$run/status" ] && status=$(head -n 1 "$run/status" | tr -d '[:space:]')
 [ -n "$status" ] || status=$(meta_get "$run" status)
@@ -118,70 +278,127 @@ n_ok=0 n_bad=0
 for w in "${workloads[@]}"; do
 	case $(workload_state "$run/$w") in ok) n_ok=$((n_ok + 1)) ;; *) n_bad=$((n_bad + 1)) ;; esac
 done
+read -r t_met t_not t_nj < <(cat "$run"/*/targets.json 2>/dev/null |
+	jq -rs '[.[] | arrays | .[]] | [(map(select(.met == true)) | length),
+		(map(select(.met == false)) | length), (map(select(.met == null)) | length)] | @tsv' 2>/dev/null ||
+	echo 0 0 0)
+what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel) (HZ $(meta_get "$run" hz)), $(meta_get "$run" accel), $(meta_get "$run" vcpus) vCPUs, started $(meta_get "$run" started)"
+doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_nj not judged."
+fail=
+[ ! -s "$run/failure.txt" ] || fail=$(head -n 1 "$run/failure.txt")
 case $status in
 ok) doc_p "Run status: ok." ;;
 '') doc_p "warning: the run has no status (no status file, none in meta.json): it may have been interrupted." ;;
-*) doc_p "FAILED: run status '$status'." ;;
+*) doc_p "FAILED: run status '$status'${fail:+: $fail}" ;;
 esac
-if [ -s "$run/failure.txt" ]; then
+if [ -f "$run/failure.txt" ] && [ "$(wc -l <"$run/failure.txt")" -gt 1 ]; then
 	doc_p "Failure reason (failure.txt):"
 	doc_pre <"$run/failure.txt"
 fi
 if [ "$n_bad" -gt 0 ]; then
 	doc_p "failed: $n_bad of ${#workloads[@]} workloads failed or are missing; $n_ok ok."
+	{
+		printf 'workload\tstatus\tthe last lines of its guest log\n'
+		for w in "${workloads[@]}"; do
+			state=$(workload_state "$run/$w")
+			[ "$state" != ok ] || continue
+			last=-
+			for log in "$run/guest/wl-$w.log" "$run/guest/$w.log"; do
+				if [ -s "$log" ]; then
+					last="guest/$(basename -- "$log"): $(tail -n 3 "$log" | awk '{ gsub(/\t/, " "); s = s (NR > 1 ? " / " : "") $0 } END { print s }')"
+					break
+				fi
+			done
+			printf '%s\t%s\t%s\n' "$w" "$state" "$last"
+		done
+	} | doc_table
 else
 	doc_p "Workloads: all ${#workloads[@]} ok."
 fi
 
-# --- metadata -----------------------------------------------------------------
-doc_h 2 "Metadata"
-if [ ! -f "$run/meta.json" ]; then
-	doc_p "warning: meta.json is missing: the run did not get far enough to write it."
-elif ! jq -e 'type == "object"' "$run/meta.json" >/dev/null 2>&1; then
-	doc_p "warning: meta.json is not a valid JSON object."
-else
-	{
-		printf 'key\tvalue\n'
-		jq -r 'to_entries[] | [.key, (.value | if type == "array" then join(" ")
-			elif type == "string" then . else tojson end)] | @tsv' "$run/meta.json"
-	} | doc_table
-fi
-
-# --- kernel warnings ---------------------------------------------------------
-doc_h 2 "Kernel warnings (console.log)"
-if [ ! -f "$run/console.log" ]; then
-	doc_p "warning: console.log is missing."
-else
-	nwarn=$(tr -d '\r' <"$run/console.log" | grep -acE "$WARN_RE" || true)
-	if [ "$nwarn" -eq 0 ]; then
-		doc_p "None: no line of console.log ($(wc -l <"$run/console.log") lines) matches $WARN_RE."
-	else
-		doc_p "warning: $nwarn console line(s) show kernel trouble (matching $WARN_RE)$([ "$nwarn" -le "$WARN_MAX" ] || echo "; the first $WARN_MAX are shown")."
-		tr -d '\r' <"$run/console.log" | grep -anE "$WARN_RE" | head -n "$WARN_MAX" | doc_pre
+# --- findings: headlines, targets and the key figure per workload ---------------
+doc_h 2 "Findings"
+for w in "${workloads[@]}"; do
+	d=$run/$w
+	state=$(workload_state "$d")
+	doc_h 3 "$w$([ "$state" = ok ] || echo " ($state)")"
+	[ -d "$d" ] || continue
+	fig=$(report_conf "$w" | awk '$1 == "figure" { print $2; exit }')
+	doc_raw '<div class="finding"><div>'
+	headlines "$w" >"$tmp/headlines"
+	if [ -s "$tmp/headlines" ]; then
+		doc_table <"$tmp/headlines"
+	elif [ -f "$d/summary.json" ]; then
+		doc_p "No headline figures declared (report.conf) or found in summary.json."
 	fi
+	doc_raw '</div>'
+	if [ -n "$fig" ] && [ -f "$d/$fig" ]; then
+		doc_img "$d/$fig" "$run" "$(caption "$d/$fig")"
+	fi
+	doc_raw '</div>'
+	if [ -f "$d/targets.json" ] && ! jq -e 'type == "array"' "$d/targets.json" >/dev/null 2>&1; then
+		doc_p "warning: targets.json is not a JSON array."
+	elif [ -f "$d/targets.json" ]; then
+		targets_tsv "$w" >"$tmp/targets"
+		if [ -s "$tmp/targets" ]; then doc_table <"$tmp/targets"; else doc_p "No targets in targets.json."; fi
+	elif [ -f "$d/summary.json" ]; then
+		doc_p "No targets.json: the workload judged no targets."
+	fi
+done
+
+# --- figures ----------------------------------------------------------------------
+if compgen -G "$run/*/*.png" >/dev/null || [ -s "$tmp/plots.err" ]; then
+	doc_h 2 "Figures"
+	if [ -s "$tmp/plots.err" ]; then
+		doc_p "warning: some figures could not be drawn:"
+		doc_pre <"$tmp/plots.err"
+	fi
+	for w in "${workloads[@]}"; do
+		figs=$(find "$run/$w" -maxdepth 1 -name '*.png' 2>/dev/null | sort)
+		[ -n "$figs" ] || continue
+		doc_h 3 "$w"
+		while IFS= read -r f; do
+			doc_img "$f" "$run" "$(caption "$f")"
+		done <<<"$figs"
+	done
 fi
 
-# --- guest commands ----------------------------------------------------------
-doc_h 2 "Guest commands"
-if ! compgen -G "$run/guest/*.rc" >/dev/null; then
-	doc_p "No exit statuses recorded (no guest/*.rc files)."
-else
-	{
-		printf 'step\texit status\tresult\n'
-		for f in "$run"/guest/*.rc; do
-			rc=$(tr -d '[:space:]' <"$f")
-			case $rc in
-			0) r=ok ;;
-			'') r="failed: empty status file"; rc=- ;;
-			*) r=failed ;;
-			esac
-			printf '%s\t%s\t%s\n' "$(basename -- "$f" .rc)" "$rc" "$r"
-		done
-	} | doc_table
-fi
+# --- details per workload ----------------------------------------------------------
+doc_h 2 "Details"
+for w in "${workloads[@]}"; do
+	d=$run/$w
+	doc_h 3 "Workload $w"
+	doc_p "Status: $(workload_state "$d")"
+	[ -d "$d" ] || continue
+	if jq -e '.metrics | length > 0' "$d/summary.json" >/dev/null 2>&1; then
+		details_tables "$w"
+		all_metrics "$w" >"$tmp/all"
+		doc_details_begin "All metrics of $w: $(($(wc -l <"$tmp/all") - 1)) rows with n, 95% interval and spread"
+		doc_table <"$tmp/all"
+		doc_details_end
+	elif [ -f "$d/summary.json" ]; then
+		doc_p "No metrics in summary.json."
+	fi
+	if [ -f "$d/notes.md" ]; then
+		doc_h 4 "Notes"
+		doc_pre <"$d/notes.md"
+	fi
+	if [ -f "$d/conformance.tap" ]; then
+		doc_h 4 "Conformance"
+		doc_p "$(conformance_summary "$d/conformance.tap") (conformance.tap)"
+		bad=$(conformance "$d/conformance.tap" | tail -n +2)
+		if [ -n "$bad" ]; then
+			doc_p "Failing lines:"
+			printf '%s\n' "$bad" | doc_pre
+		fi
+	fi
+	files=$(find "$d" -maxdepth 1 -type f ! -name '*.png' ! -name '*.svg' -printf '%f\n' | sort | paste -sd ' ')
+	[ -z "$files" ] || doc_p "Files: $files"
+done
 
-# --- workloads overview --------------------------------------------------------
-doc_h 2 "Workloads"
+# --- the run -----------------------------------------------------------------------
+doc_h 2 "The run"
+doc_h 3 "Workloads"
 if [ "${#workloads[@]}" -eq 0 ]; then
 	doc_p "warning: no workloads: meta.json names none and no workload directory has results."
 else
@@ -202,103 +419,59 @@ else
 	} | doc_table
 fi
 
-if [ -s "$tmp/plots.err" ]; then
-	doc_p "warning: some figures could not be drawn:"
-	doc_pre <"$tmp/plots.err"
+doc_h 3 "Kernel warnings (console.log)"
+if [ ! -f "$run/console.log" ]; then
+	doc_p "warning: console.log is missing."
+else
+	nwarn=$(tr -d '\r' <"$run/console.log" | grep -acE "$WARN_RE" || true)
+	if [ "$nwarn" -eq 0 ]; then
+		doc_p "None: no line of console.log ($(wc -l <"$run/console.log") lines) matches $WARN_RE."
+	else
+		doc_p "warning: $nwarn console line(s) show kernel trouble (matching $WARN_RE)$([ "$nwarn" -le "$WARN_MAX" ] || echo "; the first $WARN_MAX are shown")."
+		tr -d '\r' <"$run/console.log" | grep -anE "$WARN_RE" | head -n "$WARN_MAX" | doc_pre
+	fi
 fi
 
-# --- each workload -------------------------------------------------------------
-for w in "${workloads[@]}"; do
-	d=$run/$w
-	doc_h 2 "Workload $w"
-	state=$(workload_state "$d")
-	doc_p "$([ "$state" = ok ] && echo "Status: ok" || echo "$state")"
-	[ -d "$d" ] || continue
+doc_h 3 "Guest commands"
+if ! compgen -G "$run/guest/*.rc" >/dev/null; then
+	doc_p "No exit statuses recorded (no guest/*.rc files)."
+else
+	{
+		printf 'step\texit status\tresult\n'
+		for f in "$run"/guest/*.rc; do
+			rc=$(tr -d '[:space:]' <"$f")
+			case $rc in
+			0) r=ok ;;
+			'') r="failed: empty status file"; rc=- ;;
+			*) r=failed ;;
+			esac
+			printf '%s\t%s\t%s\n' "$(basename -- "$f" .rc)" "$rc" "$r"
+		done
+	} | doc_table
+fi
 
-	if jq -e '.metrics | length > 0' "$d/summary.json" >/dev/null 2>&1; then
-		doc_h 3 "Metrics"
-		{
-			printf 'metric\tparams\tunit\tn\tmedian\t95%% interval\tstddev%%\tmin\tmax\tp99\n'
-			jq -r '.metrics[] | [.name, ((.params // {}) | to_entries | sort_by(.key)
-				| map("\(.key)=\(.value)") | join(" ")), .unit, .n, .median,
-				(.ci95 | if . == null then null else "\(.lo)\u001f\(.hi)" end),
-				(if .stddev == null or .mean == null then null
-				 elif .stddev == 0 then 0
-				 elif .mean == 0 then null
-				 else .stddev / (if .mean < 0 then -.mean else .mean end) * 100 end),
-				.min, .max, .p99] | map(if . == null then "null" else tostring end) | @tsv' \
-				"$d/summary.json" |
-				awk -F '\t' -v OFS='\t' "$AWK_FMT"'
-					{
-						for (i = 4; i <= NF; i++) if (i != 6 && i != 7) $i = fmt($i)
-						if ($6 == "null") $6 = "-"
-						else { split($6, ci, "\037"); $6 = fmt(ci[1]) " to " fmt(ci[2]) }
-						$7 = $7 == "null" ? "-" : sprintf("%.1f%%", $7)
-						print
-					}'
-		} | doc_table
-	elif [ -f "$d/summary.json" ]; then
-		doc_p "No metrics in summary.json."
-	fi
-
-	# The workload's targets against what it measured (written by its C code)
-	if [ -f "$d/targets.json" ]; then
-		doc_h 3 "Targets"
-		if ! jq -e 'type == "array"' "$d/targets.json" >/dev/null 2>&1; then
-			doc_p "warning: targets.json is not a JSON array."
-		elif jq -e 'length == 0' "$d/targets.json" >/dev/null; then
-			doc_p "No targets in targets.json."
-		else
-			{
-				printf 'target\tmeasured\tlimit\tunit\tverdict\twhy\n'
-				jq -r '.[] | [.target, .measured, .limit, .unit,
-					(if .met == true then "MET" elif .met == false then "NOT MET"
-					 else "not judged" end), .why]
-					| map(if . == null then "null" else tostring end) | @tsv' "$d/targets.json" |
-					awk -F '\t' -v OFS='\t' "$AWK_FMT"'{ $2 = fmt($2); $3 = fmt($3); print }'
-			} | doc_table
-		fi
-	elif [ -f "$d/summary.json" ]; then
-		doc_p "No targets.json: the workload judged no targets."
-	fi
-
-	# Notes of the workload on what its figures cannot say
-	if [ -f "$d/notes.md" ]; then
-		doc_h 3 "Notes"
-		doc_pre <"$d/notes.md"
-	fi
-
-	figs=$(find "$d" -maxdepth 1 -name '*.png' | sort)
-	if [ -n "$figs" ]; then
-		doc_h 3 "Figures"
-		while IFS= read -r f; do
-			doc_img "$f" "$run"
-		done <<<"$figs"
-	fi
-
-	if [ -f "$d/conformance.tap" ]; then
-		doc_h 3 "Conformance"
-		doc_p "$(conformance_summary "$d/conformance.tap") (conformance.tap)"
-		bad=$(conformance "$d/conformance.tap" | tail -n +2)
-		if [ -n "$bad" ]; then
-			doc_p "Failing lines:"
-			printf '%s\n' "$bad" | doc_pre
-		fi
-	fi
-
-	files=$(find "$d" -maxdepth 1 -type f ! -name '*.png' ! -name '*.svg' -printf '%f\n' | sort | paste -sd ' ')
-	[ -z "$files" ] || doc_p "Files: $files"
-done
-
-# --- comparisons made against this run -----------------------------------------
 if compgen -G "$run/compare-*/compare.html" >/dev/null; then
-	doc_h 2 "Comparisons"
+	doc_h 3 "Comparisons"
 	{
 		printf 'comparison\tMarkdown\tHTML\n'
 		for c in "$run"/compare-*/compare.html; do
 			c=$(basename -- "$(dirname -- "$c")")
 			printf '%s\t%s\t%s\n' "$c" "$c/compare.md" "$c/compare.html"
 		done
+	} | doc_table
+fi
+
+# --- metadata, last ----------------------------------------------------------------
+doc_h 2 "Metadata"
+if [ ! -f "$run/meta.json" ]; then
+	doc_p "warning: meta.json is missing: the run did not get far enough to write it."
+elif ! jq -e 'type == "object"' "$run/meta.json" >/dev/null 2>&1; then
+	doc_p "warning: meta.json is not a valid JSON object."
+else
+	{
+		printf 'key\tvalue\n'
+		jq -r 'to_entries[] | [.key, (.value | if type == "array" then join(" ")
+			elif type == "string" then . else tojson end)] | @tsv' "$run/meta.json"
 	} | doc_table
 fi
 

@@ -171,6 +171,13 @@ for w in "${selected[@]}"; do
 	printf '  %-12s %s, %s metrics%s\n' "$w" "$s" "$m" "$t"
 done
 [ ! -f "$rundir/failure.txt" ] || sed 's/^/  /' "$rundir/failure.txt"
+# the targets not met, one line each
+for w in "${selected[@]}"; do
+	[ -f "$rundir/$w/targets.json" ] || continue
+	jq -r --arg w "$w" '.[] | select(.met == false)
+		| "  NOT MET \($w): \(.target): \(.measured) \(.unit) against \(.limit) (\(.why))"' \
+		"$rundir/$w/targets.json" 2>/dev/null || echo "  warning: $w/targets.json is not a readable array of targets"
+done
 if [ -f "$rundir/report.html" ]; then
 	echo "report: $rundir/report.html"
 else

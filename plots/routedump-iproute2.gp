@@ -29,11 +29,11 @@ set xrange [-0.6:4.6]
 set xtics ('strict_all (table all)' 0, 'strict_table (table T)' 1, 'strict_protocol (proto P)' 2, 'strict_oif (dev D)' 3, 'strict_table_protocol' 4) rotate by -15 left font ',9'
 set style fill solid 0.8 border -1
 set key below font ',8' maxrows 2
-set yrange [0.1:*]
-plot data skip 1 using (ok('ipv4') ? xp('ipv4', 0) : NaN):5:(xp('ipv4', 0) - w):(xp('ipv4', 0) + w):(0.1):5 with boxxyerror ls 1 title 'routedump, IPv4', \
-     data skip 1 using (ok('ipv4') ? xp('ipv4', 1) : NaN):8:(xp('ipv4', 1) - w):(xp('ipv4', 1) + w):(0.1):8 with boxxyerror ls 2 title 'ip route show, IPv4', \
-     data skip 1 using (ok('ipv6') ? xp('ipv6', 0) : NaN):5:(xp('ipv6', 0) - w):(xp('ipv6', 0) + w):(0.1):5 with boxxyerror ls 1 fs pattern 4 title 'routedump, IPv6', \
-     data skip 1 using (ok('ipv6') ? xp('ipv6', 1) : NaN):8:(xp('ipv6', 1) - w):(xp('ipv6', 1) + w):(0.1):8 with boxxyerror ls 2 fs pattern 4 title 'ip route show, IPv6', \
+set yrange [0.01:*]
+plot data skip 1 using (ok('ipv4') ? xp('ipv4', 0) : NaN):5:(xp('ipv4', 0) - w):(xp('ipv4', 0) + w):(0.01):5 with boxxyerror ls 1 title 'routedump, IPv4', \
+     data skip 1 using (ok('ipv4') ? xp('ipv4', 1) : NaN):8:(xp('ipv4', 1) - w):(xp('ipv4', 1) + w):(0.01):8 with boxxyerror ls 2 title 'ip route show, IPv4', \
+     data skip 1 using (ok('ipv6') ? xp('ipv6', 0) : NaN):5:(xp('ipv6', 0) - w):(xp('ipv6', 0) + w):(0.01):5 with boxxyerror ls 1 fs pattern 4 title 'routedump, IPv6', \
+     data skip 1 using (ok('ipv6') ? xp('ipv6', 1) : NaN):8:(xp('ipv6', 1) - w):(xp('ipv6', 1) + w):(0.01):8 with boxxyerror ls 2 fs pattern 4 title 'ip route show, IPv6', \
      data skip 1 using (ok('ipv4') ? xp('ipv4', 0) : NaN):5:6:7 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle, \
      data skip 1 using (ok('ipv4') ? xp('ipv4', 1) : NaN):8:9:10 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle, \
      data skip 1 using (ok('ipv6') ? xp('ipv6', 0) : NaN):5:6:7 with yerrorbars lc rgb 'black' pt 7 ps 0.3 notitle, \

@@ -1,14 +1,16 @@
 # Route dump lab: dump wall time and routes per second against the
 # table size, one line per dump mode, IPv4 solid and IPv6 dashed, at one
-# recvmsg buffer size (bufsize, default 32768). Medians; bars min to max.
+# recvmsg buffer size (bufsize, default 32768) and the 1 % point (strict_oif
+# at its one point, strict_all at 100 %). Medians; bars their 95 % interval.
 # input: routedump/dump-stats.csv
 load 'plots/common.gp'
 data = rundir.'/routedump/dump-stats.csv'
 if (!exists("bufsize")) bufsize = 32768
 modes = 'legacy_userfilter strict_all strict_table strict_protocol strict_oif strict_table_protocol'
-# columns: 1 family 2 routes 3 bufsize 4 mode 7 n 8 wall_ms 9 min 10 max 19 routes_per_s
-sel(f, m, v) = (strcol(1) eq f && strcol(4) eq m && $3 == bufsize) ? v : NaN
-stats data using 7 skip 1 nooutput
+# columns: 1 family 2 routes 3 bufsize 4 mode 6 point 8 n 9 wall_ms 10 lo 11 hi 20 routes_per_s
+one(m) = $6 == 1 || m eq 'strict_all' || m eq 'strict_oif'
+sel(f, m, v) = (strcol(1) eq f && strcol(4) eq m && $3 == bufsize && one(m)) ? v : NaN
+stats data using 8 skip 1 nooutput
 nmin = STATS_min
 nmax = STATS_max
 stats data using 2 skip 1 nooutput
@@ -23,16 +25,16 @@ set format x '%.0f'
 set xlabel 'routes in the table, per family'
 set grid xtics ytics lc rgb '#dddddd'
 set key font ',8' spacing 0.9
-ttl = sprintf('routedump: dump wall time and routes/s against table size (recvmsg buffer %d B; medians of %d-%d dumps, bars min-max)', bufsize, nmin, nmax)
+ttl = sprintf('routedump: dump wall time and routes/s against table size (recvmsg buffer %d B; medians of %d-%d dumps, bars 95%% interval)', bufsize, nmin, nmax)
 draw = "set multiplot layout 1, 2 title ttl; \
 set ylabel 'dump wall time [ms]'; set key top left; unset label 1000; \
-plot for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), $8)):(sel('ipv4', word(modes, i), $9)):(sel('ipv4', word(modes, i), $10)) with yerrorlines ls i dt 1 pt 7 title word(modes, i), \
-     for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), $8)):(sel('ipv6', word(modes, i), $9)):(sel('ipv6', word(modes, i), $10)) with yerrorlines ls i dt 2 pt 6 notitle, \
+plot for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), $9)):(sel('ipv4', word(modes, i), $10)):(sel('ipv4', word(modes, i), $11)) with yerrorlines ls i dt 1 pt 7 title word(modes, i), \
+     for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), $9)):(sel('ipv6', word(modes, i), $10)):(sel('ipv6', word(modes, i), $11)) with yerrorlines ls i dt 2 pt 6 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 set ylabel 'route messages received per second [routes/s]'; set key bottom right; set format y '%.0f'; \
 set label 1000 runid at screen 0.99, 0.975 right font ',8' tc rgb '#666666' front; \
-plot for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), $19)) with linespoints ls i dt 1 pt 7 title word(modes, i), \
-     for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), $19)) with linespoints ls i dt 2 pt 6 notitle, \
+plot for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), $20)) with linespoints ls i dt 1 pt 7 title word(modes, i), \
+     for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), $20)) with linespoints ls i dt 2 pt 6 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 unset multiplot"
 

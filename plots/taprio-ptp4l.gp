@@ -6,7 +6,7 @@
 load 'plots/common.gp'
 set datafile columnheaders
 f = rundir.'/taprio/sync-ptp4l.csv'
-set title 'ptp4l over the lab wire (software timestamps)'
+set title 'ptp4l over the lab wire (software timestamps; both ends on one clock: self-consistency, not sync quality)'
 set xlabel 'time [s] (from the first offset the slave reported)'
 set ylabel 'µs'
 set key top right

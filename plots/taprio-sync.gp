@@ -1,4 +1,5 @@
-# taprio: clock sync over time: phc2sys's offset of CLOCK_REALTIME from the
+# taprio: clock sync over time (the servo's self-consistency: the emulated PHC and
+# CLOCK_TAI share one oscillator): phc2sys's offset of CLOCK_REALTIME from the
 # PHC, and the workload's own PHC - CLOCK_TAI readings during the run, as
 # magnitudes on a log scale (the first phc2sys sample is the error given to
 # the PHC, milliseconds; the steady state is nanoseconds).
@@ -7,7 +8,7 @@ load 'plots/common.gp'
 set datafile columnheaders
 p2s = rundir.'/taprio/sync-phc2sys.csv'
 wl = rundir.'/taprio/sync-workload.csv'
-set title 'taprio: clock sync offset over time'
+set title 'taprio: servo self-consistency over time (emulated PHC and CLOCK_TAI share one oscillator: not sync quality)'
 set xlabel 'time [s] (phc2sys: from its start; workload: from the first packet)'
 set ylabel '|offset| [ns] (log scale)'
 set logscale y

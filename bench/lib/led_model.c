@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -192,4 +193,25 @@ double led_model_jiffies_ms(unsigned int ms, unsigned int hz)
 		return 0;
 	ticks = ((unsigned long long)ms * hz + 999) / 1000 + 1;
 	return (double)ticks * 1000.0 / hz;
+}
+
+enum target_verdict led_target_mean_interval(double mean_ms, double model_ms)
+{
+	if (isnan(mean_ms) || isnan(model_ms) || model_ms <= 0)
+		return TARGET_NOT_JUDGED;
+	return fabs(mean_ms / model_ms - 1) <= LED_MEAN_TOLERANCE ? TARGET_MET : TARGET_NOT_MET;
+}
+
+enum target_verdict led_target_within(double measured, double limit)
+{
+	if (isnan(measured) || isnan(limit))
+		return TARGET_NOT_JUDGED;
+	return measured <= limit ? TARGET_MET : TARGET_NOT_MET;
+}
+
+enum target_verdict led_target_drift(double lo, double hi, double limit)
+{
+	if (isnan(lo) || isnan(hi) || isnan(limit))
+		return TARGET_NOT_JUDGED;
+	return lo >= -limit && hi <= limit ? TARGET_MET : TARGET_NOT_MET;
 }

@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "output.h"
+
 /* The kernel's limit of tuples in a pattern (MAX_PATTERNS) */
 #define LED_MODEL_MAX_TUPLES	1024
 /* Gradual dimming updates the brightness this often (UPDATE_INTERVAL) */
@@ -111,5 +113,38 @@ size_t led_model_changes(struct led_step *s, size_t n, unsigned int initial);
  * 16 ms. Lateness comes on top. 0 when @hz is 0.
  */
 double led_model_jiffies_ms(unsigned int ms, unsigned int hz);
+
+/*
+ * The ledjitter workload's targets, judged on numbers alone (so that each
+ * has a fixture test). Each returns TARGET_MET, TARGET_NOT_MET, or
+ * TARGET_NOT_JUDGED when a figure is missing (NAN).
+ */
+
+/* pattern's mean interval within this fraction of the jiffies model */
+#define LED_MEAN_TOLERANCE	0.02
+/* hr_pattern's drift interval inside +-this, ms per 1000 steps */
+#define LED_DRIFT_LIMIT_MS	1.0
+
+/*
+ * led_target_mean_interval - the software pattern's mean step interval
+ * @mean_ms against the jiffies model's @model_ms (led_model_jiffies_ms()):
+ * MET when |mean / model - 1| <= LED_MEAN_TOLERANCE. Not judged when a
+ * figure is NAN or the model is 0 (HZ unknown).
+ */
+enum target_verdict led_target_mean_interval(double mean_ms, double model_ms);
+
+/*
+ * led_target_within - a tail figure @measured (an interval-error p99, an
+ * observer gap p99) within the reference @limit (cyclictest's p99 wake-up
+ * latency of the same run and guest state): MET when measured <= limit.
+ */
+enum target_verdict led_target_within(double measured, double limit);
+
+/*
+ * led_target_drift - a drift slope's 95 % interval [@lo, @hi] (ms per 1000
+ * steps) inside [-@limit, @limit]: MET only when the whole interval is, so
+ * a slope too noisy to tell is NOT MET rather than passed.
+ */
+enum target_verdict led_target_drift(double lo, double hi, double limit);
 
 #endif

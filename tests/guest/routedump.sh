@@ -114,13 +114,19 @@ got_rc=0
 "$bin" report --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "report of it exits 0" 0 "$got_rc"
 check "report of it: status ok" "ok: " "$(status "$tmp/ok")"
-check "report of it: 43 metrics (7 for each of 6 modes and the insert rate)" 43 \
-	"$(jq '.metrics | length' "$tmp/ok/summary.json" 2>/dev/null || echo none)"
+# 15 groups: 4 modes at 1 and 10 %, 5 at 50 % (strict_oif there only), 2 at 100 %
+check "report of it: dump_wall_ms of each of the 15 groups of selectivity and mode" 15 \
+	"$(jq '[.metrics[] | select(.name == "dump_wall_ms")] | length' "$tmp/ok/summary.json" 2>/dev/null || echo none)"
+check "report of it: a ratio to legacy_userfilter with its interval for each of the 11 others" "11 11" \
+	"$(jq -r '[.metrics[] | select(.name == "dump_wall_ratio_to_legacy")] | "\(length) \([.[] | select(.n >= 1)] | length)"' \
+		"$tmp/ok/summary.json" 2>/dev/null || echo none)"
+check "report of it: the insert rate" 1 \
+	"$(jq '[.metrics[] | select(.name == "insert_routes_per_s")] | length' "$tmp/ok/summary.json" 2>/dev/null || echo none)"
 check "report of it: targets.json holds targets" yes \
 	"$(jq -e 'length > 0' "$tmp/ok/targets.json" >/dev/null 2>&1 && echo yes || echo no)"
 for f in speedup.csv targets.json; do
 	mkdir -p "$tmp/w-$f"
-	cp "$tmp/ok/"{dump,iproute2,insert,insert-summary}.csv "$tmp/w-$f/"
+	cp "$tmp/ok/"{dump,iproute2,insert,insert-summary,cpu}.csv "$tmp/w-$f/"
 	mkdir "$tmp/w-$f/$f"
 	got_rc=0
 	"$bin" report --out "$tmp/w-$f" >/dev/null 2>"$tmp/err" || got_rc=$?
@@ -153,9 +159,15 @@ PATH=$tmp/bin:$PATH LAB_WL_OUT=$tmp/d LAB_PROFILE=quick LAB_ROUTEDUMP_SUITE=$tmp
 	LAB_ROUTEDUMP_ARGS="${small[*]}" "$LAB_SRC/workloads/routedump/driver.sh" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "driver with a failed probe and suite exits 1" 1 "$got_rc"
 check "driver with a failed probe and suite: status failed with both reasons" \
-	"failed: conformance: 1 tests failed (see conformance.tap); probe route_dump did not start (see probe-route_dump.err)" \
+	"failed: conformance: 1 tests failed (see conformance.tap); probe route_dump did not start (see probe-route_dump.err); probe route_insert did not start (see probe-route_insert.err)" \
 	"$(status "$tmp/d")"
-check "driver with a failed probe and suite: the run's metrics are there" 43 \
-	"$(jq '.metrics | length' "$tmp/d/summary.json" 2>/dev/null || echo none)"
+check "driver with a failed probe and suite: the run's metrics are there" 15 \
+	"$(jq '[.metrics[] | select(.name == "dump_wall_ms")] | length' "$tmp/d/summary.json" 2>/dev/null || echo none)"
+# the probes start (here: fail to) only after the measured run's phase, for the probe pass
+first_probe=$(grep -n '^probe route_dump' "$tmp/err" | head -n 1 | cut -d: -f1)
+run_phase=$(grep -n '^== phase run' "$tmp/err" | head -n 1 | cut -d: -f1)
+check "driver: the probes start after the measured run, for a probe pass of their own" yes \
+	"$([ -n "$first_probe" ] && [ -n "$run_phase" ] && [ "$run_phase" -lt "$first_probe" ] &&
+		grep -q '^== phase probe' "$tmp/err" && [ -f "$tmp/d/probe-pass/dump.csv" ] && echo yes || echo no)"
 echo "# driver: $SECONDS s so far"
 echo "1..$n"

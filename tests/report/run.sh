@@ -112,6 +112,17 @@ printf '%s\n' "[    0.000000] Linux version 6.1.0-lab" \
 	"[    3.100000] all fine here" >"$r/console.log"
 echo 0 >"$r/guest/alpha.rc"
 echo 1 >"$r/guest/beta.rc"
+printf 'line %d of beta\n' 1 2 3 4 5 6 7 8 9 10 >"$r/guest/wl-beta.log"
+printf '%s\n' "# what the report shows first" "headline latency queues=4" "headline in_window" \
+	"headline not_there" "figure latency.png" "columns size" >"$r/alpha/report.conf"
+{
+	for op in push pop peek; do
+		for size in 4 64 1024 65536; do
+			metric op_ns "{\"op\": \"$op\", \"size\": \"$size\"}" ns $((size * 100)) $((size * 100 + 50))
+		done
+	done
+} | summary "$r" grid ok
+printf 'columns size\nheadline op_ns op=pop size=65536\n' >"$r/grid/report.conf"
 echo failed >"$r/status"
 echo "guest command beta exited with status 1" >"$r/failure.txt"
 
@@ -122,7 +133,7 @@ $r/report.html" "report.sh prints the paths of report.md and report.html"
 md=$r/report.md
 has "$md" "# Lab report: r1" "report title names the run id"
 has "$md" "FAILED: run status 'failed'" "run status failed is shown"
-has "$md" "guest command beta exited with status 1" "failure.txt is shown"
+has "$md" "FAILED: run status 'failed': guest command beta exited with status 1" "failure.txt is shown with the status"
 has "$md" "| hz | 250 |" "metadata table shows HZ"
 has "$md" "| alpha | ok | 4 |" "workload alpha: ok with 4 metrics"
 has "$md" "| beta | failed: tc qdisc add failed |" "failed workload shown with its reason"
@@ -133,7 +144,7 @@ has "$md" "## Workload gamma" "missing workload has its own section"
 has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | - | 13.2% | 10 | 14 | - |" \
 	"summary row: n, median, no interval below 6 samples, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
 has "$md" "| drops |   | count | 4 | 0 | - | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
-has "$md" "| in_window |   | fraction | 10 | 0.5 | 0.23659 to 0.76341 | - | - | - | - |" \
+has "$md" "| in_window |   | fraction | 10 | 0.5 | 0.2366 to 0.7634 | - | - | - | - |" \
 	"an estimate's row: its 95% interval from ci95, no spread fields"
 has "$md" "| dump |   | us | 0 | - | - | - | - | - |" "metric without samples: statistics '-'"
 has "$md" "| target | measured | limit | unit | verdict | why |" "targets table: target, measured, limit, unit, verdict, why"
@@ -153,8 +164,28 @@ has "$md" "rcu: INFO: rcu_preempt self-detected stall" "console RCU stall shown"
 has "$md" "Kernel panic - not syncing" "console panic shown"
 hasnt "$md" "all fine here" "ordinary console lines are not shown"
 has "$md" "| beta | 1 | failed |" "guest command exit status 1 is shown failed"
+# answers first: findings, then figures, details, the run, metadata last
+order=$(grep -n '^## ' "$md" | cut -d: -f2- | paste -sd '|')
+eq "$order" "## Findings|## Details|## The run|## Metadata" "sections in order: findings first, metadata last"
+has "$md" "Targets: 1 MET, 1 NOT MET, 1 not judged." "the first line counts the targets by verdict"
+has "$md" "line 10 of beta" "a failed workload's log tail is shown at the top"
+hasnt "$md" "line 7 of beta" "only the log's last lines"
+has "$md" "| beta | failed: tc qdisc add failed | guest/wl-beta.log: line 8 of beta / line 9 of beta / line 10 of beta |" \
+	"the failed workloads' table: status and the last lines of the step's log"
+sed -n '/^## Findings/,/^## Details/p' "$md" >"$tmp/findings.md"
+has "$tmp/findings.md" "| latency | size=64 | 5 | 12 | - | us |" \
+	"headline: the metric report.conf names, params it did not fix, n, value, no interval with 5 samples"
+has "$tmp/findings.md" "| in_window |   | 10 | 0.5 | 0.2366 to 0.7634 | fraction |" \
+	"headline of an estimate with its 95% interval"
+has "$tmp/findings.md" "| p99 latency | 14.25 | 10 | us | NOT MET |" "the targets are in the findings"
+has "$tmp/findings.md" "| op_ns |   | 2 | 6.554 | - | ms |" \
+	"a headline of 6553625 ns reads 6.554 ms (at most 4 significant digits)"
+has "$md" "| size → | 4 | 64 | 1024 | 65536 |" "pivoted table: the columns key's values as columns, in numeric order"
+has "$md" "| op=pop | 0.425 | 6.425 | 102.4 | 6554 |" "pivoted table: one row per other params, medians in one unit (us)"
+has "$md" "op_ns (us), median per cell" "the pivoted table names its unit"
+has "$md" "<details><summary>All metrics of grid: 12 rows" "the full metric table is folded"
 has "$md" "| alpha | 0 | ok |" "guest command exit status 0 is ok"
-has "$md" "failed: 3 of 5 workloads failed or are missing; 2 ok." "overall workload count"
+has "$md" "failed: 3 of 6 workloads failed or are missing; 3 ok." "overall workload count"
 has "$r/report.html" "<td class=\"bad\">failed: tc qdisc add failed</td>" "HTML marks the failed workload"
 has "$r/report.html" "</html>" "HTML is complete"
 hasnt "$r/report.html" "src=\"http" "HTML loads nothing from the network"
@@ -197,6 +228,44 @@ LAB_ROOT=$fake "$root/bench/report.sh" "$r" >/dev/null 2>&1
 has "$md" "![latency](alpha/latency.png) ([SVG](alpha/latency.svg))" "report.md shows the figure and links its SVG"
 has "$r/report.html" "data:image/png;base64,iVBOR" "report.html embeds the figure"
 has "$md" "some figures could not be drawn" "report lists the figure that failed"
+
+# --- report.html on a laptop screen: headless Chromium at 1366x768 ----------------
+# an ok run of two workloads with a figure: the findings must start on the
+# first screen, every image load, no table run past the page
+ok_run=$tmp/results/r2
+mkdir -p "$ok_run/guest"
+cp -r "$r/alpha" "$r/grid" "$r/zeta" "$ok_run/"
+rm -f "$ok_run/zeta/targets.json"
+meta "$ok_run" r2 '.workloads = ["alpha", "grid", "zeta"]'
+echo ok >"$ok_run/status"
+printf '[    0.000000] Linux version 6.1.0-lab\n' >"$ok_run/console.log"
+rm -f "$fake/plots/alpha-broken.gp"
+LAB_ROOT=$fake "$root/bench/report.sh" "$ok_run" >/dev/null 2>&1
+if layout=$("$root/tests/report/render.sh" "$ok_run/report.html" "$tmp/r2.png" 2>"$tmp/render.err"); then
+	ok "report.html renders in headless Chromium ($layout)"
+	get() { sed -n "s/.*\b$1=\(-\{0,1\}[0-9]*\).*/\1/p" <<<"$layout"; }
+	top=$(get findings_top) table=$(get first_table_top)
+	if [ "$top" -ge 0 ] && [ "$top" -lt 400 ]; then
+		ok "the findings start in the upper half of the first screen (top $top px)"
+	else
+		not_ok "the findings start in the upper half of the first screen" "expected top < 400 px, got $top"
+	fi
+	if [ "$table" -ge 0 ] && [ "$table" -lt 768 ]; then
+		ok "the first headline table is on the first screen (top $table px of 768)"
+	else
+		not_ok "the first headline table is on the first screen" "expected top < 768 px, got $table"
+	fi
+	if [ "$(get images)" -ge 2 ] && [ "$(get broken)" -eq 0 ]; then
+		ok "every image loads ($(get images) images)"
+	else
+		not_ok "every image loads" "expected >= 2 images and 0 broken, got $(get images) and $(get broken)"
+	fi
+	eq "$(get wide_tables)" 0 "no table is wider than the page (1366 px)"
+	check "the first screen is saved as a PNG for people to look at" test -s "$tmp/r2.png"
+	[ -z "${KEEP_TMP:-}" ] || echo "# first screen of the ok fixture report: $tmp/r2.png"
+else
+	not_ok "report.html renders in headless Chromium" "$(tail -n 3 "$tmp/render.err" | grep -v dbus | tr '\n' ' ')"
+fi
 
 # --- comparison of one run a side: %change only ------------------------------------
 a=$tmp/results/runA
@@ -285,12 +354,26 @@ printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" 
 	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000)),0,1,1,100,50,200,100,0.2"
 	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000)),1,0,1,200,150,3100,100,13.1"
 	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000)),1,1,0,1600,1550,1000,100,4"
+	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),,,-1,,0,,,,,"
 } >"$tp/packets.csv"
+# The advance histograms (every advance: 3 of 10 us, 1 of 150 us, 1 of 2.05 ms,
+# 1 beyond 1 s) and 2 of the 6 advances printed
+{
+	echo "map,key,low,high,value"
+	echo '"@advance_late_us_fine","",0,9,3'
+	echo '"@advance_late_us_fine","",150,159,1'
+	echo '"@advance_late_us_mid","",2000,2099,1'
+	echo '"@advance_late_us_coarse","",1000000,,1'
+	echo '"@advances","","","",6'
+	echo "lost_events,,,,3"
+} >"$tp/probe-taprio_gate-maps.csv"
 {
 	echo "event,entry,gate_mask,queue,len,reason,start_ns,end_ns,time_ns,late_ns,tc,seq"
 	echo "tx,,,0,106,,$((B + 180000)),,$((B + 190000)),10000,0,0"
 	echo "tx,,,0,106,,$((B + 12990000)),,$((B + 13090000)),100000,0,1"
 	echo "tx,,,1,106,,$((B + 2500000)),,$((B + 3990000)),1490000,1,0"
+	echo "advance,0,1,,,,$B,$((B + 3000000)),$((B + 5000)),5000,,"
+	echo "advance,1,2,,,,$((B + 3000000)),$((B + 6000000)),$((B + 3150000)),150000,,"
 } >"$tp/probe-taprio_gate.csv"
 "$root/build/taprio" report --out "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
 eq "$rc" 0 "taprio report on a fixture run"
@@ -302,6 +385,22 @@ eq "$(tm violations_at_dequeue 1)" 1 "taprio report: class 1's packet let throug
 eq "$(tm violations_after_gate 1)" 0 "taprio report: class 1 has none late after the gate"
 eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")" tracepoint \
 	"taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)"
+tf() { jq -r --arg n "$1" --arg tc "$2" --arg f "$3" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0] | .[$f] | tostring' "$tp/summary.json"; }
+eq "$(tf in_window_pct 1 n)" 2 "taprio report: in_window_pct counts out of all packets sent, the one with no TX timestamp too"
+eq "$(tf in_window_pct 1 median)" 50 "taprio report: class 1's in_window_pct is 1 of 2 sent"
+eq "$(tf in_window_pct 1 ci95 | jq -r .method)" Wilson "taprio report: in_window_pct carries its Wilson interval"
+eq "$(tf no_timestamp 1 median)" 1 "taprio report: class 1's packet with no TX timestamp is shown (no_timestamp)"
+eq "$(jq -r '.[] | select(.target | startswith("class 1:")) | [.met, .measured] | map(tostring) | join(" ")' "$tp/targets.json")" \
+	"false 1" "taprio report: class 1's target is NOT MET by its packet with no TX timestamp"
+ta() { jq -r --arg n "$1" --arg f "$2" '[.metrics[] | select(.name == $n)][0] | .[$f] | tostring' "$tp/summary.json"; }
+eq "$(ta advance_lateness_us n)" 6 "taprio report: advance lateness counts every advance of the histograms, not the 2 printed"
+eq "$(ta advance_lateness_us median)" 79.5 "taprio report: each advance at its bucket's middle (median of 4.5 x3, 154.5, 2049.5, 1e6)"
+eq "$(ta advance_lateness_us max)" 1000000 "taprio report: an advance beyond the histogram counted at its lower bound"
+eq "$(ta advance_timeline_lost median)" 4 "taprio report: the timeline lost 4 of the 6 advances"
+eq "$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].params.bpftrace_lost_events' "$tp/summary.json")" 3 \
+	"taprio report: bpftrace's own lost-event count is shown"
+eq "$(jq -r '[.metrics[] | select(.name == "sync_offset_ns")] | length' "$tp/summary.json")" 0 \
+	"taprio report: no offset is called a sync figure (one oscillator)"
 
 # --- taprio tune-report: a variant without its figures is never recommended ---
 # window-tc0-x0.5: too few packets for a p99 (null); x0.25: not measured (no
@@ -309,21 +408,29 @@ eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.p
 # gate_lateness_us metric at all
 tu=$tmp/tune-run
 sched=$root/workloads/taprio/schedules/three-class-10ms.sched
-for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x1:0:1 window-tc1-x1:1:1; do
+for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x0.75:0:0.75 window-tc0-x1:0:1 window-tc1-x1:1:1; do
 	IFS=: read -r name tc scale <<<"$v"
 	mkdir -p "$tu/tune/$name"
 	"$root/build/taprio" variant --tc "$tc" --scale "$scale" "$sched" >"$tu/tune/$name/schedule.sched"
 done
+# in_window_pct as taprio report writes it: an estimate (median the %, no mean)
 tmetric() { # tmetric NAME TC N MEDIAN P99
 	jq -nc --arg n "$1" --arg tc "$2" --argjson k "$3" --argjson m "$4" --argjson p "$5" \
 		'{name: $n, params: {tc: $tc, schedule: "s"}, unit: "x", n: $k, median: $m, mean: $m,
-		  stddev: 0, min: $m, max: $m, p99: $p}'
+		  stddev: 0, min: $m, max: $m, p99: $p}
+		 | if $n == "in_window_pct" then .mean = null | .stddev = null | .min = null | .max = null else . end'
 }
 {
 	tmetric in_window_pct 0 50 100 null
 	tmetric violations 0 1 0 null
 	tmetric gate_lateness_us 0 50 5 null
 } | summary "$tu/tune" window-tc0-x0.5 ok
+# x0.75: no packet outside, but 2 of 200 with no TX timestamp: not all shown inside
+{
+	tmetric in_window_pct 0 200 99 null
+	tmetric violations 0 1 0 null
+	tmetric gate_lateness_us 0 198 10 40
+} | summary "$tu/tune" window-tc0-x0.75 ok
 {
 	tmetric in_window_pct 0 200 100 100
 	tmetric violations 0 1 0 null
@@ -337,11 +444,11 @@ tmetric() { # tmetric NAME TC N MEDIAN P99
 	2>"$tmp/tune.err" && rc=0 || rc=$?
 eq "$rc" 0 "taprio tune-report on a fixture sweep"
 has "$tu/tune-recommendation.txt" "class 0: shortest window meeting the bound: 3000 us (scale 1)" \
-	"tune-report: class 0's window is the shortest with both figures, not the one without a p99"
+	"tune-report: class 0's window is the shortest with every packet sent inside and a p99 (not x0.5 without a p99, nor x0.75 with packets not timestamped)"
 has "$tu/tune-recommendation.txt" "class 1: no window of the sweep met the bound; nearest: none measured" \
 	"tune-report: a variant without a gate lateness metric is not taken for 0 us"
 has "$tu/tune-recommendation.txt" "schedule: my.sched;" "tune-report names the schedule as given (--name)"
-eq "$(grep -c '' "$tu/tune.csv")" 5 "tune.csv: a header and one line a variant and class"
+eq "$(grep -c '' "$tu/tune.csv")" 6 "tune.csv: a header and one line a variant and class"
 has "$tu/tune.csv" "window,0,0.5,1500,8500,50,0,100.000,,5.000" "tune.csv: a p99 the variant does not have is an empty field"
 has "$tu/tune.csv" "window,0,0.25,750,7750,,,,," "tune.csv: a variant not measured has its windows and no figures"
 

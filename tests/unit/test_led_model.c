@@ -6,10 +6,12 @@
  * brightness, and the tick rounding of the 6.1 software pattern.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "interval.h"
 #include "led_model.h"
 #include "tap.h"
 
@@ -202,6 +204,100 @@ static void test_jiffies(void)
 	tap_eq_dbl(led_model_jiffies_ms(10, 0), 0, 0, "jiffies: unknown HZ gives 0");
 }
 
+static const char *verdict_name(enum target_verdict v)
+{
+	return v == TARGET_MET ? "MET" : v == TARGET_NOT_MET ? "NOT MET" : "not judged";
+}
+
+static void verdict_is(enum target_verdict got, enum target_verdict want, const char *what)
+{
+	tap_eq_str(verdict_name(got), verdict_name(want), what);
+}
+
+/*
+ * Target fixtures. pattern at 10 ms steps, HZ=250: the model says 16 ms.
+ * A kernel at HZ=1000 (11 ms) or a pattern late by a tick in three steps
+ * out of four (19 ms) is NOT MET; 16.2 ms (1.25 %) is MET.
+ */
+static void test_target_mean_interval(void)
+{
+	double model = led_model_jiffies_ms(10, 250);
+
+	verdict_is(led_target_mean_interval(16.2, model), TARGET_MET,
+		   "target mean interval: 16.2 ms against the 16 ms model is within 2 %");
+	verdict_is(led_target_mean_interval(19.0, model), TARGET_NOT_MET,
+		   "target mean interval: 19 ms against the 16 ms model is 19 % off");
+	verdict_is(led_target_mean_interval(10.0, model), TARGET_NOT_MET,
+		   "target mean interval: the asked 10 ms (no tick rounding) is NOT MET");
+	verdict_is(led_target_mean_interval(16.0, led_model_jiffies_ms(10, 1000)), TARGET_NOT_MET,
+		   "target mean interval: 16 ms against HZ=1000's 11 ms model is NOT MET");
+	verdict_is(led_target_mean_interval(15.7, model), TARGET_MET,
+		   "target mean interval: 15.7 ms (1.9 % under) is MET");
+	verdict_is(led_target_mean_interval(15.6, model), TARGET_NOT_MET,
+		   "target mean interval: 15.6 ms (2.5 % under) is NOT MET");
+	verdict_is(led_target_mean_interval(NAN, model), TARGET_NOT_JUDGED,
+		   "target mean interval: no intervals is not judged");
+	verdict_is(led_target_mean_interval(16, led_model_jiffies_ms(10, 0)), TARGET_NOT_JUDGED,
+		   "target mean interval: HZ unknown is not judged");
+}
+
+/* hr_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
+static void test_target_within(void)
+{
+	verdict_is(led_target_within(420, 380), TARGET_NOT_MET,
+		   "target p99 within cyclictest: 420 us against 380 us is NOT MET");
+	verdict_is(led_target_within(120, 380), TARGET_MET,
+		   "target p99 within cyclictest: 120 us against 380 us is MET");
+	verdict_is(led_target_within(380, 380), TARGET_MET,
+		   "target p99 within cyclictest: equal is MET");
+	verdict_is(led_target_within(120, NAN), TARGET_NOT_JUDGED,
+		   "target p99 within cyclictest: no cyclictest is not judged");
+}
+
+/*
+ * Drift fixtures through ci_slope, as the workload fits them: the error
+ * (ms) of every step against step / 1000. The jiffies pattern's ramp
+ * (6 ms a step) and a slow creep of 2 ms per 1000 steps are NOT MET; a
+ * flat error with lateness spikes is MET; a noisy creep whose fitted
+ * slope is under 1 ms per 1000 steps but whose interval reaches past 1 is
+ * NOT MET.
+ */
+static void test_target_drift(void)
+{
+	enum { NS = 400 };
+	double x[NS], ramp[NS], creep[NS], flat[NS], edge[NS], slope;
+	struct ci ci;
+	int i;
+
+	for (i = 0; i < NS; i++) {
+		double noise = ((i * 37) % 11) / 100.0 + (i % 50 == 7 ? 3.0 : 0);
+
+		x[i] = i / 1000.0;
+		ramp[i] = 6.0 * i + noise;
+		creep[i] = 0.002 * i + noise;
+		flat[i] = 0.3 + noise;
+		edge[i] = 0.0008 * i + 4 * noise;
+	}
+	ci_slope(x, ramp, NS, &slope, &ci);
+	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
+		   "target drift: pattern's 6000 ms per 1000 steps ramp is NOT MET");
+	ci_slope(x, creep, NS, &slope, &ci);
+	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
+		   "target drift: a creep of 2 ms per 1000 steps is NOT MET");
+	ci_slope(x, flat, NS, &slope, &ci);
+	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_MET,
+		   "target drift: a flat error with lateness spikes is MET");
+	ci_slope(x, edge, NS, &slope, &ci);
+	tap_ok(slope < LED_DRIFT_LIMIT_MS && ci.hi > LED_DRIFT_LIMIT_MS,
+	       "target drift fixture: slope %.2f below 1, interval to %.2f above", slope, ci.hi);
+	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
+		   "target drift: a slope under 1 whose interval reaches past 1 is NOT MET");
+	verdict_is(led_target_drift(-1.2, 0.4, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
+		   "target drift: an interval reaching below -1 is NOT MET");
+	verdict_is(led_target_drift(NAN, NAN, LED_DRIFT_LIMIT_MS), TARGET_NOT_JUDGED,
+		   "target drift: no interval (too few steps) is not judged");
+}
+
 int main(void)
 {
 	test_parse();
@@ -212,5 +308,8 @@ int main(void)
 	test_dimming_arithmetic();
 	test_indefinite();
 	test_jiffies();
+	test_target_mean_interval();
+	test_target_within();
+	test_target_drift();
 	return tap_finish();
 }

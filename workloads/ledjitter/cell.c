@@ -3,10 +3,13 @@
  * One cell against the model: the kernel observer's changes of the cell's
  * LED and the user's uleds reads, each matched to the model change it
  * shows, give every change's step error (observed time minus ideal time
- * from the write), interval error and, where both observers saw a change,
- * the gap between them (the reader's wake-up latency).
+ * from the start of the pattern's write(2)), interval error (observed
+ * interval between two consecutive changes minus the interval asked) and,
+ * where both observers saw a change, the gap between them (the reader's
+ * wake-up latency).
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +201,7 @@ void analyze_cell(struct outputs *o, const struct cell *c, const struct kevents 
 	struct match m = { .c = c };
 
 	memset(cs, 0, sizeof(*cs));
+	cs->start_lag_us = cs->open_lag_us = NAN;
 	if (!model_changes(&m))
 		return;
 	cs->model_changes = m.nmodel;

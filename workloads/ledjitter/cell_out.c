@@ -2,6 +2,17 @@
 /*
  * One cell's results: its steps-CELL.csv, its metrics in summary.json, and
  * its rows of errors.csv, error-hist.csv, drift.csv and table.csv.
+ *
+ * The headline of an observer is the interval error: each observed
+ * interval between two consecutive changes minus the interval asked for
+ * (interval_error_us: median with its interval, p99 and max; p99 with its
+ * own interval as interval_error_p99_us where n >= 100, else the figure is
+ * interval_error_max_us). It is jitter for both triggers: the jiffies
+ * pattern's tick rounding shows as a constant offset of its intervals, not
+ * as a ramp. Drift is its own figure: the least-squares slope of the
+ * absolute step error over the step index, in ms per 1000 steps, with the
+ * fit's t interval (drift_ms_per_1000_steps). mean_interval_ms is what the
+ * jiffies model predicts for pattern.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -66,15 +77,16 @@ int cell_steps_csv(struct outputs *o, const struct match *m)
 	return 0;
 }
 
+/* error-hist.csv: |interval error| in bins doubling in width */
 static void write_hist(struct outputs *o, const struct cell *c, const char *obs,
-		       const double *err, size_t n)
+		       const double *x, size_t n)
 {
 	size_t counts[HIST_BINS] = { 0 }, i;
 	double a;
 	int b;
 
 	for (i = 0; i < n; i++) {
-		a = fabs(err[i]);
+		a = fabs(x[i]);
 		b = a < 1 ? 0 : 1 + (int)floor(log2(a));
 		if (b >= HIST_BINS)
 			b = HIST_BINS - 1;
@@ -85,75 +97,109 @@ static void write_hist(struct outputs *o, const struct cell *c, const char *obs,
 			b ? ldexp(1, b - 1) : 0, ldexp(1, b), counts[b]);
 }
 
-/* The observer's figures the targets and table.csv need, into @cs[x] */
-static void observer_stats(const struct cell *c, const struct observer *b, const double *wins,
-			   size_t nw, double whole, struct cell_stats *cs, int x)
+static void estimate(struct outputs *o, const char *name, const char *const *params,
+		     const char *unit, double v, size_t n, const struct ci *ci)
 {
-	struct stats st;
+	if (isfinite(v) && out_estimate(o->sum, name, params, unit, v, n, ci))
+		report_fail(o, "cannot add metric %s to %s/summary.json", name, o->dir);
+}
 
-	cs->have[x] = b->n > 0;
-	cs->n[x] = b->n;
-	cs->p99_abs[x] = b->n ? p99_abs(b->err, b->n) : NAN;
-	cs->median[x] = NAN;
-	if (b->n && !stats_compute(b->err, b->n, &st))
-		cs->median[x] = st.median;
-	cs->drift[x] = whole;
-	cs->nwin[x] = nw;
-	cs->drift_med[x] = cs->drift_min[x] = cs->drift_max[x] = NAN;
-	if (nw && !stats_compute(wins, nw, &st)) {
-		cs->drift_med[x] = st.median;
-		cs->drift_min[x] = st.min;
-		cs->drift_max[x] = st.max;
+/*
+ * The observer's figures: interval error quantiles with their intervals,
+ * the mean interval, the drift slope (ms per 1000 steps) of the step error.
+ */
+static void observer_figures(const struct cell *c, const struct observer *b,
+			     struct obs_figures *f)
+{
+	double *x, *y;
+	struct stats st;
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->have = b->n > 0;
+	f->n = b->n;
+	f->ni = b->ni;
+	f->ierr_p50 = f->ierr_p99 = f->ierr_max = f->mean_ms = f->drift = NAN;
+	f->err_median = b->n ? stats_median(b->err, b->n) : NAN;
+	ci_quantile(b->ierr, b->ni, 0.5, &f->p50_ci);
+	ci_quantile(b->ierr, b->ni, 0.99, &f->p99_ci);
+	ci_mean(b->ierr, b->ni, &f->mean_ci);
+	if (b->ni && !stats_compute(b->ierr, b->ni, &st)) {
+		f->ierr_p50 = st.median;
+		f->ierr_p99 = b->ni >= STATS_P99_MIN_N ? st.p99 : NAN;
+		f->ierr_max = st.max;
+		f->mean_ms = c->step_ms + st.mean / 1e3;
 	}
-	cs->end_err[x] = b->n ? b->err[b->n - 1] : NAN;
-	cs->mean_interval_ms[x] = NAN;
-	if (b->ni && !stats_compute(b->ierr, b->ni, &st))
-		cs->mean_interval_ms[x] = c->step_ms + st.mean / 1e3;
-	cs->mid_err[x] = b->n ? b->err[b->n / 2] : NAN;
+	f->mean_ci.lo = c->step_ms + f->mean_ci.lo / 1e3;
+	f->mean_ci.hi = c->step_ms + f->mean_ci.hi / 1e3;
+	f->drift_ci = (struct ci){ NAN, NAN, "slope", "fewer than 3 steps" };
+	if (b->n >= 3) {
+		x = lab_calloc(b->n, sizeof(*x), "drift fit");
+		y = lab_calloc(b->n, sizeof(*y), "drift fit");
+		for (i = 0; i < b->n; i++) {
+			x[i] = (double)b->step[i] / 1000;
+			y[i] = b->err[i] / 1000;
+		}
+		if (ci_slope(x, y, b->n, &f->drift, &f->drift_ci))
+			f->drift = NAN;
+		free(x);
+		free(y);
+	}
 }
 
 /* The observer's rows of errors.csv, error-hist.csv, drift.csv and table.csv */
 static void observer_rows(struct outputs *o, const struct match *m, const struct observer *b,
-			  const struct cell_stats *cs, int x)
+			  const struct cell_stats *cs, const struct obs_figures *f)
 {
 	const struct cell *c = m->c;
 	const struct led_step *ms = m->ms;
-	size_t i;
+	size_t i, k = 0;
 
-	for (i = 0; i < b->n; i++)
-		fprintf(o->errors.f, "%s,%u,%s,%s,%ld,%.6f,%.6f\n", c->mode, c->step_ms, c->load,
+	/* interval_err_ms: the interval ending at this step, where the one before was seen */
+	for (i = 0; i < b->n; i++) {
+		fprintf(o->errors.f, "%s,%u,%s,%s,%ld,%.6f,%.6f,", c->mode, c->step_ms, c->load,
 			b->name, b->step[i], (double)ms[b->step[i]].t_ms / 1e3, b->err[i] / 1e3);
-	write_hist(o, c, b->name, b->err, b->n);
+		if (i && b->step[i] == b->step[i - 1] + 1 && k < b->ni)
+			fprintf(o->errors.f, "%.6f\n", b->ierr[k++] / 1e3);
+		else
+			fputs("\n", o->errors.f);
+	}
+	write_hist(o, c, b->name, b->ierr, b->ni);
 	/* cumulative drift over cycles: the error of each cycle's first step */
 	for (i = 0; i < b->n; i++)
 		if (i == 0 || ms[b->step[i]].cycle != ms[b->step[i - 1]].cycle)
 			fprintf(o->drift.f, "%s,%u,%s,%s,%llu,%.6f\n", c->mode, c->step_ms, c->load,
 				b->name, (unsigned long long)ms[b->step[i]].cycle, b->err[i] / 1e3);
-	fprintf(o->table.f, "%s,%u,%s,%s,%zu,%.1f,%.1f,%.3f,%.3f,%.3f,%zu,%.3f,", c->mode,
-		c->step_ms, c->load, b->name, b->n, cs->p99_abs[x], cs->median[x], cs->drift[x],
-		cs->drift_min[x], cs->drift_max[x], cs->nwin[x], cs->mean_interval_ms[x]);
-	/* the jiffies floor concerns the software pattern only */
+	fprintf(o->table.f, "%s,%u,%s,%s,%zu,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f,",
+		c->mode, c->step_ms, c->load, b->name, f->ni, f->ierr_p50, f->p50_ci.lo,
+		f->p50_ci.hi, f->ierr_p99, f->p99_ci.lo, f->p99_ci.hi, f->ierr_max, f->mean_ms,
+		f->mean_ci.lo, f->mean_ci.hi);
+	/* the jiffies model concerns the software pattern only */
 	if (!strcmp(c->mode, "pattern") && c->step_ms)
 		fprintf(o->table.f, "%.0f", led_model_jiffies_ms(c->step_ms, c->hz));
-	fprintf(o->table.f, ",%ld,%ld,%ld\n", cs->lost, m->nmodel, cs->kernel_changes);
+	fprintf(o->table.f, ",%.3f,%.3f,%.3f,%zu,%.1f,%ld,%ld,%ld\n", f->drift, f->drift_ci.lo,
+		f->drift_ci.hi, f->n, f->err_median, cs->lost, m->nmodel, cs->kernel_changes);
 }
 
-/* Step, interval and drift metrics of one observer, its figures and rows */
+/* The headline metrics of one observer, its figures and rows */
 static void observer_out(struct outputs *o, const struct match *m, const char **params,
 			 struct cell_stats *cs, int x)
 {
 	const struct observer *b = &m->ob[x];
-	double *wins = lab_calloc(DRIFT_WINDOWS, sizeof(double), "drift windows"), whole;
-	size_t nw;
+	struct obs_figures *f = &cs->ob[x];
 
 	params[7] = b->name;
-	report_metric(o, "step_error_us", params, "us", b->err, b->n);
+	observer_figures(m->c, b, f);
 	report_metric(o, "interval_error_us", params, "us", b->ierr, b->ni);
-	nw = drift_windows(b, wins, &whole);
-	report_metric(o, "drift_ms_per_1000_steps", params, "ms/1000 steps", wins, nw);
-	observer_stats(m->c, b, wins, nw, whole, cs, x);
-	free(wins);
-	observer_rows(o, m, b, cs, x);
+	if (b->ni >= STATS_P99_MIN_N)
+		estimate(o, "interval_error_p99_us", params, "us", f->ierr_p99, b->ni, &f->p99_ci);
+	else
+		estimate(o, "interval_error_max_us", params, "us", f->ierr_max, b->ni, NULL);
+	estimate(o, "mean_interval_ms", params, "ms", f->mean_ms, b->ni, &f->mean_ci);
+	estimate(o, "drift_ms_per_1000_steps", params, "ms/1000 steps", f->drift, b->n,
+		 &f->drift_ci);
+	report_metric(o, "step_error_us", params, "us", b->err, b->n);
+	observer_rows(o, m, b, cs, f);
 }
 
 /* The events the user observer missed, and how far it trails the kernel */
@@ -174,25 +220,44 @@ static void gap_out(struct outputs *o, const struct match *m, const char *const 
 	}
 }
 
-/* The timer lateness behind the steps, in the cell's window */
-static void lateness_out(struct outputs *o, const struct cell *c, const struct kevents *k,
-			 const char *const *lp)
+/*
+ * The timer lateness behind the steps, in the cell's window; for
+ * hr_pattern also its start: the first expiry of its hrtimer is hr_start,
+ * the kernel's time of the write, against the two user references, and
+ * the kernel observer's step error from hr_start (what is left of the
+ * absolute error's floor without the start reference).
+ */
+static void lateness_out(struct outputs *o, const struct match *m, const struct kevents *k,
+			 const char *const *lp, struct cell_stats *cs)
 {
+	const struct cell *c = m->c;
 	bool hr = !strcmp(c->mode, "hr_pattern");
 	size_t i, nl = 0, cnt = hr ? k->nh : k->nt;
-	double *late = lab_calloc(cnt, sizeof(*late), "timer lateness");
+	double *late = lab_calloc(cnt, sizeof(*late), "timer lateness"), *e;
+	uint64_t hr_start = 0;
 
 	for (i = 0; i < cnt; i++) {
-		const struct ktimer *e = hr ? &k->ht[i] : &k->tt[i];
+		const struct ktimer *t = hr ? &k->ht[i] : &k->tt[i];
 
-		if (e->t < c->t_start || e->t > c->t_end)
+		if (t->t < c->t_start || t->t > c->t_end)
 			continue;
-		late[nl++] = hr ? (double)e->late / 1e3 :
-			     (double)e->late * (c->hz ? 1e6 / c->hz : NAN);
+		if (hr && !nl)
+			hr_start = t->expires;
+		late[nl++] = hr ? (double)t->late / 1e3 :
+			     (double)t->late * (c->hz ? 1e6 / c->hz : NAN);
 	}
 	if (k->present)
 		report_metric(o, "timer_lateness_us", lp, "us", late, nl);
 	free(late);
+	if (!hr_start)
+		return;
+	cs->start_lag_us = ((double)hr_start - (double)c->t_start) / 1e3;
+	cs->open_lag_us = ((double)hr_start - (double)c->t_open) / 1e3;
+	e = lab_calloc(m->ob[0].n + 1, sizeof(*e), "errors from hr_start");
+	for (i = 0; i < m->ob[0].n; i++)
+		e[i] = m->ob[0].err[i] - cs->start_lag_us;
+	report_metric(o, "step_error_from_hr_start_us", lp, "us", e, m->ob[0].n);
+	free(e);
 }
 
 void cell_metrics(struct outputs *o, const struct match *m, const struct kevents *k,
@@ -209,9 +274,10 @@ void cell_metrics(struct outputs *o, const struct match *m, const struct kevents
 		snprintf(step_s, sizeof(step_s), "%u", c->step_ms);
 	else
 		snprintf(step_s, sizeof(step_s), "custom");
+	cs->start_lag_us = cs->open_lag_us = NAN;
 	for (x = 0; x < 2; x++)
 		if (x == 1 || k->present)
 			observer_out(o, m, params, cs, x);
 	gap_out(o, m, lp, cs);
-	lateness_out(o, c, k, lp);
+	lateness_out(o, m, k, lp, cs);
 }

@@ -117,6 +117,8 @@ void analyze_cyclictest(struct outputs *o, const char *load, struct ct_stats *ct
 	FILE *in;
 
 	ct->p99 = ct->max = ct->median = NAN;
+	ct->n = 0;
+	ct->p99_ci = (struct ci){ NAN, NAN, "p99", "no histogram" };
 	snprintf(path, sizeof(path), "%s/cyclictest-%s.hist", o->dir, load);
 	in = fopen(path, "r");
 	if (!in)
@@ -133,9 +135,11 @@ void analyze_cyclictest(struct outputs *o, const char *load, struct ct_stats *ct
 		report_fail(o, "cannot write %s/%s", o->dir, name);
 	report_metric(o, "cyclictest_latency_us", params, "us", h.x, h.n);
 	if (h.n && !stats_compute(h.x, h.n, &st)) {
-		ct->p99 = st.p99;
+		ct->p99 = h.n >= STATS_P99_MIN_N ? st.p99 : NAN;
 		ct->max = st.max;
 		ct->median = st.median;
+		ct->n = h.n;
+		ci_quantile(h.x, h.n, 0.99, &ct->p99_ci);
 	}
 	free(h.x);
 }

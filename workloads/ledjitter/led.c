@@ -36,21 +36,32 @@ void parse_modes(const char *s, bool modes[2])
 	}
 }
 
-int sysfs_write(const char *led, const char *attr, const char *val)
+int sysfs_open(const char *led, const char *attr)
 {
 	char path[PATH_MAX];
-	ssize_t w;
-	int fd, err = 0;
+	int fd;
 
 	snprintf(path, sizeof(path), LEDS_DIR "/%s/%s", led, attr);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, val, strlen(val));
+	return fd < 0 ? -errno : fd;
+}
+
+int sysfs_write_fd(int fd, const char *val)
+{
+	ssize_t w = write(fd, val, strlen(val));
+
 	if (w < 0)
-		err = -errno;
-	else if ((size_t)w != strlen(val))
-		err = -EIO;
+		return -errno;
+	return (size_t)w != strlen(val) ? -EIO : 0;
+}
+
+int sysfs_write(const char *led, const char *attr, const char *val)
+{
+	int fd = sysfs_open(led, attr), err;
+
+	if (fd < 0)
+		return fd;
+	err = sysfs_write_fd(fd, val);
 	close(fd);
 	return err;
 }

@@ -17,8 +17,8 @@
  *   run.c         `run`: the cells of one load, the reads into CSV
  *   load.c        reading back the cells, the reads and the probe's events
  *   cell.c        one cell against the model: the observers' errors
- *   cell_out.c    one cell's metrics and CSV rows
- *   drift.c       the drift estimate (slope of the errors' lower envelope)
+ *   cell_out.c    one cell's metrics (interval error, mean interval, drift
+ *                 slope) and CSV rows
  *   cyclictest.c  cyclictest's histogram: the wake-up latency reference
  *   targets.c     the targets at 10 ms steps, idle guest, into targets.json
  *   report.c      `report`: summary.json, targets.json and the CSV files
@@ -33,15 +33,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "interval.h"
 #include "led_model.h"
 #include "output.h"
 
 #define WORKLOAD	"ledjitter"
 #define LEDS_DIR	"/sys/class/leds"
 #define MAX_BRIGHTNESS	255
-#define DRIFT_WINDOWS	5	/* drift estimates per cell, for the spread */
-#define DRIFT_BLOCK	20	/* samples per point of the error's lower envelope */
-#define HIST_BINS	26	/* |error| bins: < 1 us, then [2^b, 2^(b+1)) us for b = 0..24 */
+#define HIST_BINS	26	/* |interval error| bins: < 1 us, then [2^b, 2^(b+1)) us, b = 0..24 */
 
 extern const char *const mode_names[2];	/* pattern, hr_pattern */
 
@@ -51,6 +50,9 @@ void parse_modes(const char *s, bool modes[2]);
 /* ---- led.c: sysfs and uleds ---- */
 
 int sysfs_write(const char *led, const char *attr, const char *val);
+/* The attribute opened for writing, or -errno; then one write(2) of @val */
+int sysfs_open(const char *led, const char *attr);
+int sysfs_write_fd(int fd, const char *val);
 int sysfs_read(const char *led, const char *attr, char *buf, size_t len);
 bool led_has(const char *led, const char *attr);
 int uled_create(const char *name);
@@ -79,7 +81,12 @@ struct cell {
 	unsigned int step_ms, hz;
 	long steps;
 	int repeat;
-	uint64_t t_start, t_written, t_end;
+	/*
+	 * t_open: before the attribute is opened (the old start reference);
+	 * t_start: just before the pattern's write(2), the start of the ideal
+	 * timeline; t_written: after it
+	 */
+	uint64_t t_open, t_start, t_written, t_end;
 };
 
 struct kevent {
@@ -91,6 +98,7 @@ struct kevent {
 struct ktimer {
 	uint64_t t;
 	long long late;	/* ticks for the jiffies timer, ns for the hrtimer */
+	uint64_t expires;	/* the hrtimer's expiry, ns (CLOCK_MONOTONIC); jiffies: 0 */
 };
 
 /* The kernel observer's events (probes/led_timer.bt), each kind in time order */
@@ -113,7 +121,7 @@ void free_probe(struct kevents *k);
 long load_probe_lost(const char *dir);
 void load_user_reads(const char *dir, const char *cell, struct reads *r);
 
-/* ---- cell.c, cell_out.c, drift.c: one cell against the model ---- */
+/* ---- cell.c, cell_out.c: one cell against the model ---- */
 
 /* The output files shared by all cells; @failed: the first write that failed */
 struct outputs {
@@ -123,12 +131,23 @@ struct outputs {
 	char *failed;
 };
 
-/* What the targets need of a cell; index 0 the kernel observer, 1 the user's */
+/* One observer's headline figures of a cell (us unless named) */
+struct obs_figures {
+	bool have;
+	size_t n, ni;			/* step errors, interval errors */
+	double ierr_p50, ierr_p99, ierr_max;	/* interval error; p99 NAN below n 100 */
+	struct ci p50_ci, p99_ci;
+	double mean_ms;			/* mean interval, ms */
+	struct ci mean_ci;
+	double drift;			/* ms per 1000 steps, least squares */
+	struct ci drift_ci;
+	double err_median;		/* absolute step error */
+};
+
+/* What the targets need of a cell; ob[0] the kernel observer, ob[1] the user's */
 struct cell_stats {
-	bool have[2];
-	double p99_abs[2], median[2], drift[2], drift_med[2], drift_min[2], drift_max[2];
-	double end_err[2], mid_err[2], mean_interval_ms[2];
-	size_t n[2], nwin[2];
+	struct obs_figures ob[2];
+	double start_lag_us, open_lag_us;	/* hr_start - t_start, - t_open; NAN */
 	long lost;
 	double gap_p99, gap_median, gap_max;
 	size_t ngap;
@@ -164,9 +183,6 @@ void analyze_cell(struct outputs *o, const struct cell *c, const struct kevents 
 void cell_metrics(struct outputs *o, const struct match *m, const struct kevents *k,
 		  struct cell_stats *cs);
 int cell_steps_csv(struct outputs *o, const struct match *m);
-double drift_slope(const double *err, const long *step, size_t from, size_t to);
-size_t drift_windows(const struct observer *ob, double *out, double *whole);
-double p99_abs(const double *x, size_t n);
 
 /* Record the first failure of the report (a file not written, a metric refused) */
 void report_fail(struct outputs *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -178,6 +194,8 @@ void report_metric(struct outputs *o, const char *name, const char *const *param
 
 struct ct_stats {
 	double p99, max, median;	/* NAN when there is no histogram */
+	size_t n;
+	struct ci p99_ci;
 };
 
 void analyze_cyclictest(struct outputs *o, const char *load, struct ct_stats *ct);
@@ -185,7 +203,7 @@ void analyze_cyclictest(struct outputs *o, const char *load, struct ct_stats *ct
 /* ---- targets.c ---- */
 
 void write_targets(struct outputs *o, const struct cell *cells, const struct cell_stats *cs,
-		   size_t n, const struct ct_stats *ct, long probe_lost);
+		   size_t n, const struct ct_stats *ct);
 
 /* ---- ktrace.c: the conformance suite's kernel observer ---- */
 

@@ -29,7 +29,7 @@ static char *dup_field(const struct csv *c, int col)
 /* The columns of cells-LOAD.csv, in the order run writes them */
 static const char *const cell_cols[] = {
 	"cell", "mode", "step_ms", "load", "steps", "repeat", "pattern", "led",
-	"t_start_ns", "t_written_ns", "t_end_ns", "hz", "reads", "status",
+	"t_open_ns", "t_start_ns", "t_written_ns", "t_end_ns", "hz", "reads", "status",
 };
 #define NCELL_COLS (sizeof(cell_cols) / sizeof(*cell_cols))
 
@@ -43,11 +43,12 @@ static void cell_from_row(const struct csv *c, const int *col, struct cell *x)
 	x->repeat = atoi(csv_field(c, col[5]));
 	x->pattern = dup_field(c, col[6]);
 	x->led = dup_field(c, col[7]);
-	x->t_start = strtoull(csv_field(c, col[8]), NULL, 10);
-	x->t_written = strtoull(csv_field(c, col[9]), NULL, 10);
-	x->t_end = strtoull(csv_field(c, col[10]), NULL, 10);
-	x->hz = (unsigned int)strtoul(csv_field(c, col[11]), NULL, 10);
-	x->status = dup_field(c, col[13]);
+	x->t_open = strtoull(csv_field(c, col[8]), NULL, 10);
+	x->t_start = strtoull(csv_field(c, col[9]), NULL, 10);
+	x->t_written = strtoull(csv_field(c, col[10]), NULL, 10);
+	x->t_end = strtoull(csv_field(c, col[11]), NULL, 10);
+	x->hz = (unsigned int)strtoul(csv_field(c, col[12]), NULL, 10);
+	x->status = dup_field(c, col[14]);
 }
 
 /* The cells of one cells-LOAD.csv appended to *@cells; exits 1 on a bad file */
@@ -164,13 +165,15 @@ static int led_index(struct kevents *k, const char *name)
 	return (int)k->nleds++;
 }
 
-static void add_timer(struct ktimer **v, size_t *n, size_t *cap, uint64_t t, long long late)
+static void add_timer(struct ktimer **v, size_t *n, size_t *cap, uint64_t t, long long late,
+		      uint64_t expires)
 {
 	if (*n == *cap) {
 		*cap = *cap ? 2 * *cap : 4096;
 		*v = lab_realloc(*v, *cap, sizeof(**v), "timer events");
 	}
 	(*v)[*n].t = t;
+	(*v)[*n].expires = expires;
 	(*v)[(*n)++].late = late;
 }
 
@@ -189,9 +192,11 @@ static void probe_row(struct kevents *k, const struct csv *c, const int *col)
 		k->set[k->nset].led = led_index(k, csv_field(c, col[2]));
 		k->set[k->nset++].value = atoi(csv_field(c, col[3]));
 	} else if (!strcmp(ev, "timer")) {
-		add_timer(&k->tt, &k->nt, &k->capt, t, strtoll(csv_field(c, col[4]), NULL, 10));
+		add_timer(&k->tt, &k->nt, &k->capt, t, strtoll(csv_field(c, col[4]), NULL, 10), 0);
 	} else if (!strcmp(ev, "hrtimer")) {
-		add_timer(&k->ht, &k->nh, &k->caph, t, strtoll(csv_field(c, col[5]), NULL, 10));
+		/* value: the hrtimer's expiry, ns (empty from an older probe: 0) */
+		add_timer(&k->ht, &k->nh, &k->caph, t, strtoll(csv_field(c, col[5]), NULL, 10),
+			  strtoull(csv_field(c, col[3]), NULL, 10));
 	}
 }
 

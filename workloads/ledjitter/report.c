@@ -9,6 +9,7 @@
  * in the summary's reason when the summary itself can be written.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -51,15 +52,16 @@ static int open_outputs(struct outputs *o)
 		const char *name, *header;
 	} files[] = {
 		{ offsetof(struct outputs, errors), "errors.csv",
-		  "mode,step_ms,load,observer,step,t_ideal_s,err_ms" },
+		  "mode,step_ms,load,observer,step,t_ideal_s,err_ms,interval_err_ms" },
 		{ offsetof(struct outputs, hist), "error-hist.csv",
 		  "mode,step_ms,load,observer,low_us,high_us,count" },
 		{ offsetof(struct outputs, drift), "drift.csv",
 		  "mode,step_ms,load,observer,cycle,err_ms" },
 		{ offsetof(struct outputs, table), "table.csv",
-		  "mode,step_ms,load,observer,n,p99_abs_err_us,median_err_us,"
-		  "drift_ms_per_1000_steps,drift_window_min,drift_window_max,drift_windows,"
-		  "mean_interval_ms,jiffies_floor_ms,lost_events,model_changes,kernel_changes" },
+		  "mode,step_ms,load,observer,n_intervals,interval_err_p50_us,p50_lo,p50_hi,"
+		  "interval_err_p99_us,p99_lo,p99_hi,interval_err_max_us,mean_interval_ms,mean_lo,"
+		  "mean_hi,jiffies_model_ms,drift_ms_per_1000_steps,drift_lo,drift_hi,n_steps,"
+		  "median_step_err_us,lost_events,model_changes,kernel_changes" },
 	};
 	size_t i;
 
@@ -128,6 +130,33 @@ static char *status_reason(const struct lab_list *failed, const char *own)
 	return s;
 }
 
+/*
+ * hr_pattern's start against the user's references, over its cells: the
+ * kernel's hr_start (the first expiry of its hrtimer) minus the time taken
+ * before the write(2) (t_start, the timeline's reference) and before the
+ * open(2) (t_open, the reference before this fix)
+ */
+static void start_lags(struct outputs *o, const struct cell_stats *cs, size_t n)
+{
+	double *w = lab_calloc(n + 1, sizeof(*w), "start lags");
+	double *op = lab_calloc(n + 1, sizeof(*op), "start lags");
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(cs[i].start_lag_us)) {
+			w[k] = cs[i].start_lag_us;
+			op[k++] = cs[i].open_lag_us;
+		}
+	if (k) {
+		report_metric(o, "hr_start_lag_us", (const char *[]){ "reference", "write", NULL },
+			      "us", w, k);
+		report_metric(o, "hr_start_lag_us", (const char *[]){ "reference", "open", NULL },
+			      "us", op, k);
+	}
+	free(w);
+	free(op);
+}
+
 static void report(struct outputs *o, const char *probe)
 {
 	struct kevents k = { 0 };
@@ -157,10 +186,16 @@ static void report(struct outputs *o, const char *probe)
 
 		report_metric(o, "kernel_hz", NULL, "Hz", &v, 1);
 	}
+	start_lags(o, cs, n);
+	if (probe_lost >= 0) {
+		double v = (double)probe_lost;
+
+		report_metric(o, "probe_lost_events", NULL, "events", &v, 1);
+	}
 	analyze_cyclictest(o, "busy", &ct_busy);
 	analyze_cyclictest(o, "idle", &ct_idle);
 	commit_outputs(o);
-	write_targets(o, cells, cs, n, &ct_idle, probe_lost);
+	write_targets(o, cells, cs, n, &ct_idle);
 	free(cs);
 	free_cells(cells, n);
 	free_probe(&k);

@@ -14,9 +14,9 @@
 #include "output.h"
 #include "routedump.h"
 
-#define DUMP_HEADER "family,routes,bufsize,mode,rep,warmup,selectivity,wall_ms,user_ms,sys_ms,bytes,recvmsgs,msgs," \
-		    "returned,answer,expected,filtered,done_filtered,ok"
-#define INSERT_SUMMARY_HEADER "family,method,routes_from,routes_to,seconds,routes_per_s,user_s,sys_s," \
+#define DUMP_HEADER "family,routes,bufsize,mode,point,rep,warmup,selectivity,wall_ms,user_ms,sys_ms,bytes,recvmsgs," \
+		    "msgs,returned,answer,expected,walked,filtered,done_filtered,ok"
+#define INSERT_SUMMARY_HEADER "family,method,rep,routes_from,routes_to,seconds,routes_per_s,user_s,sys_s," \
 			      "batch_bytes,acks,sendmsgs,recvmsgs,ok"
 
 static int write_insert(const struct bench *b, struct atomic_file *af)
@@ -38,12 +38,13 @@ static int write_insert_summary(const struct bench *b, struct atomic_file *af)
 
 	for (i = 0; i < b->ninserts; i++) {
 		const struct insert_run *r = &b->inserts[i];
-		bool ipb = !strcmp(r->method, "ip-batch");
+		bool ipb = !strncmp(r->method, "ip-batch", 8);
 
-		fprintf(af->f, "%s,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.1f,%.3f,%.3f,%zu,%s,%" PRIu64 ",%" PRIu64 ",%d\n",
-			family_name(r->family), r->method, r->from, r->to, r->ns / 1e9,
+		fprintf(af->f, "%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%.6f,%.1f,%.3f,%.3f,%zu,%s,%" PRIu64 ",%" PRIu64 ",%d\n",
+			family_name(r->family), r->method, r->rep, r->from, r->to, r->ns / 1e9,
 			(r->to - r->from) / (r->ns / 1e9), r->user_us / 1e6, r->sys_us / 1e6, r->batch,
-			ipb ? "every" : b->ins.all_acks ? "every" : "errors", r->sendmsgs, r->recvmsgs, r->ok);
+			ipb || !strcmp(r->method, "single_ack") ? "every" : b->ins.all_acks ? "every" : "errors",
+			r->sendmsgs, r->recvmsgs, r->ok);
 	}
 	return 0;
 }
@@ -55,12 +56,12 @@ static int write_dump(const struct bench *b, struct atomic_file *af)
 	for (i = 0; i < b->ndumps; i++) {
 		const struct dump_row *d = &b->dumps[i];
 
-		fprintf(af->f, "%s,%" PRIu64 ",%zu,%s,%d,%d,%.6f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%d,%d\n",
-			family_name(d->family), d->routes, d->bufsize, modes[d->mode].name, d->rep, d->warmup,
-			(double)d->expected / d->routes, ms(d->wall_ns), d->user_us / 1e3, d->sys_us / 1e3,
-			d->bytes, d->recvmsgs, d->msgs, d->returned, d->answer, d->expected,
-			flag_str(d->filtered), d->done_filtered, d->ok);
+		fprintf(af->f, "%s,%" PRIu64 ",%zu,%s,%d,%d,%d,%.6f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%d,%d\n",
+			family_name(d->family), d->routes, d->bufsize, modes[d->mode].name, points[d->point].pct,
+			d->rep, d->warmup, (double)d->expected / d->routes, ms(d->wall_ns), d->user_us / 1e3,
+			d->sys_us / 1e3, d->bytes, d->recvmsgs, d->msgs, d->returned, d->answer, d->expected,
+			d->walked, flag_str(d->filtered), d->done_filtered, d->ok);
 	}
 	return 0;
 }
@@ -79,6 +80,20 @@ static int write_iproute2(const struct bench *b, struct atomic_file *af)
 	return 0;
 }
 
+static int write_cpu(const struct bench *b, struct atomic_file *af)
+{
+	size_t i;
+
+	for (i = 0; i < b->ncpus; i++) {
+		const struct cpu_row *c = &b->cpus[i];
+
+		fprintf(af->f, "%s,%" PRIu64 ",%s,%d,%" PRIu64 ",%.3f,%.3f,%.3f,%d\n", family_name(c->family), c->routes,
+			modes[c->mode].name, points[c->point].pct, c->dumps, ms(c->wall_ns), c->user_us / 1e3,
+			c->sys_us / 1e3, c->hz);
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name, *header;
 	int (*rows)(const struct bench *b, struct atomic_file *af);
@@ -87,6 +102,7 @@ static const struct {
 	{ "insert-summary.csv", INSERT_SUMMARY_HEADER, write_insert_summary },
 	{ "dump.csv", DUMP_HEADER, write_dump },
 	{ "iproute2.csv", "family,routes,mode,rep,warmup,wall_ms,user_ms,sys_ms,lines,expected,ok", write_iproute2 },
+	{ "cpu.csv", "family,routes,mode,point,dumps,wall_ms,user_ms,sys_ms,hz", write_cpu },
 };
 
 int write_csvs(struct bench *b)

@@ -1,8 +1,11 @@
 #!/bin/bash
 # The route dump lab in the guest: the strict-checking conformance suite
-# into conformance.tap, then `routedump run` under perf stat with
-# probes/route_dump.bt watching the kernel's dump handlers, and last
-# `routedump report`, which writes summary.json and targets.json from the
+# into conformance.tap, then `routedump run` (the measurement, no probe
+# attached), then the probe pass: a run of its own into probe-pass/ with
+# probes/route_dump.bt watching the kernel's dump handlers and
+# probes/route_insert.bt timing the kernel's own route inserts (its figures
+# are not the measurement; the kernel's insert cost is the batched insert's
+# physical limit), and last `routedump report`, which writes summary.json and targets.json from the
 # run's CSV files with every failure the driver saw as a reason. The routes
 # live in a network namespace made for this run and removed on exit,
 # whatever happened; the driver then waits until the kernel has freed them
@@ -33,6 +36,8 @@ full) fuzz=100000 ;;
 esac
 seed=${LAB_ROUTEDUMP_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 ns=routedump-$$
+# the kernel's tick rate: the CPU pass samples the user/system split by it
+hz=$(zcat /proc/config.gz 2>/dev/null | sed -n 's/^CONFIG_HZ=//p')
 
 # wait_quiet: until the guest's CPUs are idle again (under 10 % busy over
 # half a second), at most 300 s; prints the seconds waited
@@ -56,9 +61,12 @@ wait_quiet() {
 }
 
 cleanup() {
-	if ip netns list | grep -qw "$ns"; then
-		ip netns del "$ns" || true
-	fi
+	local n
+	for n in "$ns" "$ns-probe"; do
+		if ip netns list | grep -qw "$n"; then
+			ip netns del "$n" || true
+		fi
+	done
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -80,30 +88,48 @@ fi
 mv "$out/conformance.tap.tmp" "$out/conformance.tap"
 grep -E '^# [0-9]+ passed' "$out/conformance.tap" >&2 || true
 
-# 2. The measurement, in a namespace of its own, with the probe watching
+# 2. The measurement, in a namespace of its own, no probe attached
 ip netns add "$ns"
-probe_ok=0
-if probe_start route_dump; then
-	probe_ok=1
-else
-	fail "probe route_dump did not start (see probe-route_dump.err)"
-fi
+[ -n "$hz" ] || fail "no CONFIG_HZ in /proc/config.gz: no CPU pass"
 # shellcheck disable=SC2086 # LAB_ROUTEDUMP_ARGS is a word list
-if ! phase run ip netns exec "$ns" "$bin" run --profile "$profile" --out "$out" \
+if ! phase run ip netns exec "$ns" "$bin" run --profile "$profile" --out "$out" --hz "${hz:-0}" \
 	${LAB_ROUTEDUMP_ARGS:-} 2>"$out/run.err"; then
 	why=$(sed -n 's/^routedump: run failed: //p' "$out/run.err" | head -n 1)
 	fail "run: ${why:-exit status non-zero (see run.err)}"
 fi
 cat "$out/run.err" >&2
-if [ "$probe_ok" = 1 ] && ! probe_stop route_dump; then
-	fail "probe route_dump: its output could not be turned into CSV"
-fi
-
-# 3. Nothing left: the namespace goes, and its routes with it
 cleanup
 echo "namespace $ns removed; the kernel freed its routes after $(wait_quiet) s" >&2
 
-# 4. The one place the summary is made: ok, or failed with the reasons above
+# 3. The probe pass: the same inserts (in batches of 4096 bytes, so that
+# there are many) and a few dumps of each mode, the probes attached
+# (LAB_ROUTEDUMP_ARGS too: the same table sizes and families)
+ip netns add "$ns-probe"
+probes=()
+for p in route_dump route_insert; do
+	if probe_start "$p"; then
+		probes+=("$p")
+	else
+		fail "probe $p did not start (see probe-$p.err)"
+	fi
+done
+mkdir -p "$out/probe-pass"
+# shellcheck disable=SC2086 # LAB_ROUTEDUMP_ARGS is a word list (the table sizes, families...)
+if ! phase probe ip netns exec "$ns-probe" "$bin" run --profile "$profile" --out "$out/probe-pass" \
+	--reps 2 --iproute2 none --anchor-insert 0 --batch 4096 ${LAB_ROUTEDUMP_ARGS:-} \
+	2>"$out/probe-pass/run.err"; then
+	fail "probe pass: exit status non-zero (see probe-pass/run.err)"
+fi
+cat "$out/probe-pass/run.err" >&2
+for p in "${probes[@]}"; do
+	probe_stop "$p" || fail "probe $p: its output could not be turned into CSV"
+done
+
+# 4. Nothing left: the namespace goes, and its routes with it
+cleanup
+echo "namespace $ns-probe removed; the kernel freed its routes after $(wait_quiet) s" >&2
+
+# 5. The one place the summary is made: ok, or failed with the reasons above
 if ! "$bin" report --out "$out" "${failed[@]}"; then
 	exit 1
 fi

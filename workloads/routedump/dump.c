@@ -73,7 +73,7 @@ static int light_table_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		}
 	}
-	l->matches += table == l->table;
+	l->matches += !l->table || table == l->table;	/* table 0: any */
 	return MNL_CB_OK;
 }
 
@@ -113,8 +113,8 @@ static void measure(struct nl_sock *s, int family, int m, const struct target *t
 	row->sys_us = tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime);
 }
 
-static void fill_row(const struct tally *t, int family, int m, const struct expect *e, bool verify,
-		     size_t bufsize, struct dump_row *row)
+static void fill_row(const struct tally *t, int family, int m, const struct target *tg, const struct expect *e,
+		     bool verify, size_t bufsize, struct dump_row *row)
 {
 	const struct mode *md = &modes[m];
 	const struct nl_reply *r = &t->r;
@@ -132,6 +132,8 @@ static void fill_row(const struct tally *t, int family, int m, const struct expe
 	else
 		row->answer = md->answer != md->kernel ? t->l.matches : t->l.routes;
 	row->expected = expect_total(e, md->answer);
+	/* a table filter walks that table only (inet_dump_fib, inet6_dump_fib); any other filter every table */
+	row->walked = expect_total(e, filter_bits[md->kernel] & FB_TABLE && tg->table ? F_TABLE : F_NONE);
 	row->filtered = r->data_msgs && r->filtered_msgs == r->data_msgs ? 'a' : r->filtered_msgs ? 'm' : 'n';
 	row->done_filtered = r->done_filtered;
 	row->ok = false;
@@ -234,7 +236,7 @@ int dump_once(struct nl_sock *s, int family, int m, const struct target *tg, con
 
 	memset(&t, 0, sizeof(t));
 	measure(s, family, m, tg, verify, &t, row);
-	fill_row(&t, family, m, e, verify, s->bufsize, row);
+	fill_row(&t, family, m, tg, e, verify, s->bufsize, row);
 	if (check_counts(&t, m, e, row) || (verify && check_routes(&t.c, m, e, row)) ||
 	    check_flags(&t.r, m, row))
 		return -1;

@@ -127,10 +127,10 @@ int insert_routes(struct nl_sock *s, int family, uint64_t from, uint64_t to, con
 	return 0;
 }
 
-/* ------------------------------------------------------------ ip -batch */
+/* ------------------------------------------------- the like-for-like anchor */
 
-/* The first @n IPv4 routes of the lab as `ip -batch` lines into @path (made by mkstemp) */
-static int write_batch_file(char *path, uint64_t n)
+/* IPv4 routes [from, to) of the lab as `ip -batch` lines into @path (made by mkstemp) */
+static int write_batch_file(char *path, uint64_t from, uint64_t to)
 {
 	int fd = mkstemp(path);
 	uint64_t i;
@@ -140,7 +140,7 @@ static int write_batch_file(char *path, uint64_t n)
 		fprintf(stderr, "%s: %s: %s\n", lab_prog, path, strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = from; i < to; i++) {
 		struct route r;
 		struct in_addr a = { htonl(0x0a000000u + (uint32_t)i) };
 		char dst[INET_ADDRSTRLEN];
@@ -176,19 +176,17 @@ static int64_t count_ours(struct nl_sock *s)
 	return (int64_t)c.ours;
 }
 
-/* The child: a namespace of its own, dummies, `ip -batch PATH` timed, its routes counted */
-static void __attribute__((noreturn)) batch_child(const char *path, uint64_t n, int wfd)
+/* `ip -batch` adding routes [run->from, run->to) (none: its start-up), timed into @run */
+static int ip_batch_run(struct insert_run *run)
 {
-	struct insert_run res = { .method = "ip-batch", .family = AF_INET, .to = n };
-	int ifindex[2], st;
-	struct nl_sock s;
+	char path[] = "/tmp/routedump-batch-XXXXXX";
 	struct rusage ru;
-	int64_t ours;
 	uint64_t t0;
 	pid_t ip;
+	int st;
 
-	if (unshare(CLONE_NEWNET) || nl_open(&s, NETLINK_ROUTE, DEF_BUFSIZE) || setup_dummies(&s, ifindex))
-		_exit(1);
+	if (write_batch_file(path, run->from, run->to))
+		return -1;
 	t0 = mono_ns();
 	ip = fork();
 	if (!ip) {
@@ -198,59 +196,112 @@ static void __attribute__((noreturn)) batch_child(const char *path, uint64_t n, 
 		execlp("ip", "ip", "-batch", path, (char *)NULL);
 		_exit(127);
 	}
-	if (ip < 0 || wait4(ip, &st, 0, &ru) < 0)
+	if (ip < 0 || wait4(ip, &st, 0, &ru) < 0) {
+		unlink(path);
+		return -1;
+	}
+	run->ns = mono_ns() - t0;
+	unlink(path);
+	run->user_us = tv_us(&ru.ru_utime);
+	run->sys_us = tv_us(&ru.ru_stime);
+	run->ok = WIFEXITED(st) && !WEXITSTATUS(st);
+	if (!run->ok)
+		fprintf(stderr, "%s: ip -batch of routes %" PRIu64 "..%" PRIu64 ": exit status %d\n", lab_prog,
+			run->from, run->to, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	return run->ok ? 0 : -1;
+}
+
+/* Ours, like ip: routes [run->from, run->to), one request each, waiting for each ack */
+static int single_run(struct nl_sock *s, const int *ifindex, struct insert_run *run)
+{
+	char buf[NL_MSG_MAX], rs[300];
+	struct rusage ru0, ru1;
+	struct nl_reply r;
+	uint64_t i, t0;
+
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = mono_ns();
+	for (i = run->from; i < run->to; i++) {
+		struct nlmsghdr *nlh = nl_msg(s, buf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+
+		build_route(nlh, AF_INET, i, ifindex);
+		if (nl_transact(s, nlh, NULL, NULL, &r) || r.error) {
+			fprintf(stderr, "%s: single insert of route %" PRIu64 ": %s\n", lab_prog, i,
+				nl_reply_str(&r, rs, sizeof(rs)));
+			return -1;
+		}
+		run->sendmsgs++;
+		run->recvmsgs++;
+	}
+	run->ns = mono_ns() - t0;
+	getrusage(RUSAGE_SELF, &ru1);
+	run->user_us = tv_us(&ru1.ru_utime) - tv_us(&ru0.ru_utime);
+	run->sys_us = tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime);
+	run->ok = true;
+	return 0;
+}
+
+/* The child: a namespace of its own, dummies, the rounds, the routes counted; the runs into @wfd */
+static void __attribute__((noreturn)) anchor_child(uint64_t chunk, int reps, int wfd)
+{
+	struct insert_run *runs = calloc(3 * (size_t)reps, sizeof(*runs));
+	int ifindex[2], k, bad = 0;
+	struct nl_sock s;
+	int64_t ours;
+
+	if (!runs || unshare(CLONE_NEWNET) || nl_open(&s, NETLINK_ROUTE, DEF_BUFSIZE) ||
+	    setup_dummies(&s, ifindex))
 		_exit(1);
-	res.ns = mono_ns() - t0;
-	res.user_us = tv_us(&ru.ru_utime);
-	res.sys_us = tv_us(&ru.ru_stime);
+	for (k = 0; k < reps && !bad; k++) {
+		struct insert_run *e = &runs[3 * k], *ip = e + 1, *one = e + 2;
+		uint64_t at = 2 * chunk * (uint64_t)k;
+
+		*e = (struct insert_run){ .family = AF_INET, .method = "ip-batch-empty", .rep = k, .from = at,
+					  .to = at };
+		*ip = (struct insert_run){ .family = AF_INET, .method = "ip-batch", .rep = k, .from = at,
+					   .to = at + chunk };
+		*one = (struct insert_run){ .family = AF_INET, .method = "single_ack", .rep = k,
+					    .from = at + chunk, .to = at + 2 * chunk };
+		bad = ip_batch_run(e) || ip_batch_run(ip) || single_run(&s, ifindex, one);
+	}
 	ours = count_ours(&s);
-	if (ours < 0)
+	if (!bad && ours != (int64_t)(2 * chunk * (uint64_t)reps)) {
+		fprintf(stderr, "%s: like-for-like insert: %" PRId64 " routes in the tables, expected %" PRIu64 "\n",
+			lab_prog, ours, 2 * chunk * (uint64_t)reps);
+		bad = 1;
+	}
+	if (bad)
 		_exit(1);
-	res.ok = WIFEXITED(st) && !WEXITSTATUS(st) && (uint64_t)ours == n;
-	if (!res.ok)
-		fprintf(stderr, "%s: ip -batch: exit status %d, %" PRId64 " routes of %" PRIu64 " in the tables\n",
-			lab_prog, WIFEXITED(st) ? WEXITSTATUS(st) : -1, ours, n);
-	if (write(wfd, &res, sizeof(res)) != sizeof(res))
+	if (write(wfd, runs, 3 * (size_t)reps * sizeof(*runs)) != (ssize_t)(3 * (size_t)reps * sizeof(*runs)))
 		_exit(1);
 	_exit(0);
 }
 
-/*
- * The calibration anchor: `ip -batch` adding @n IPv4 routes, one per line,
- * in a namespace of its own (a child unshares it, so the routes go with the
- * child). The routes are then counted with a dump there.
- */
-int ip_batch_insert(uint64_t n, struct insert_run *run)
+int anchor_inserts(uint64_t chunk, int reps, struct insert_run *runs)
 {
-	char path[] = "/tmp/routedump-batch-XXXXXX";
-	struct insert_run res = { 0 };
-	int p[2], status;
+	size_t len = 3 * (size_t)reps * sizeof(*runs), got = 0;
+	int p[2], status, k;
+	ssize_t n;
 	pid_t pid;
 
-	if (write_batch_file(path, n))
+	if (pipe(p))
 		return -1;
-	if (pipe(p)) {
-		unlink(path);
-		return -1;
-	}
 	pid = fork();
-	if (pid < 0) {
-		unlink(path);
+	if (pid < 0)
 		return -1;
-	}
 	if (!pid) {
 		close(p[0]);
-		batch_child(path, n, p[1]);
+		anchor_child(chunk, reps, p[1]);
 	}
 	close(p[1]);
-	if (read(p[0], &res, sizeof(res)) != sizeof(res))
-		res.ok = false;
+	while (got < len && (n = read(p[0], (char *)runs + got, len - got)) > 0)
+		got += (size_t)n;
 	close(p[0]);
 	waitpid(pid, &status, 0);
-	unlink(path);
-	res.method = "ip-batch";
-	res.family = AF_INET;
-	res.to = n;
-	*run = res;
-	return res.ok ? 0 : -1;
+	if (got != len || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	/* the method names point into the child's copy of this program: the same strings here */
+	for (k = 0; k < 3 * reps; k++)
+		runs[k].method = k % 3 == 0 ? "ip-batch-empty" : k % 3 == 1 ? "ip-batch" : "single_ack";
+	return 0;
 }

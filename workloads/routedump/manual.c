@@ -81,7 +81,7 @@ int cmd_dump(int argc, char **argv)
 	need_netns("dump");
 	if (nl_open(&s, NETLINK_ROUTE, bufsize) || nl_set_rcvbuf(&s, 32 << 20))
 		return 1;
-	tg = (struct target){ .table = TARGET_TABLE, .proto = RTPROT_STATIC, .oif = if_nametoindex("dum0") };
+	tg = (struct target){ .table = points[0].table, .proto = points[0].proto, .oif = if_nametoindex("dum0") };
 	e.n = n;
 	expected_counts(n, &tg, e.exp);
 	if (foreign_counts(&tg, family, &e))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The raw CSV files of a run read back for the report: dump.csv,
- * iproute2.csv, insert.csv and insert-summary.csv (csv_out.c writes them).
+ * iproute2.csv, insert.csv, insert-summary.csv and cpu.csv (csv_out.c
+ * writes them), and the probe pass's probe-route_insert.csv.
  * A file that is missing or a field that is not what its column holds is a
  * failure naming the file, the line and the column.
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "csv.h"
@@ -113,7 +115,7 @@ static int rd_close(struct rd *d, int err)
 
 static const char *const dump_cols[] = { "family", "routes", "bufsize", "mode", "rep", "warmup", "wall_ms",
 					 "user_ms", "sys_ms", "bytes", "recvmsgs", "msgs", "returned", "answer",
-					 "expected", "filtered", "done_filtered", "ok", NULL };
+					 "expected", "filtered", "done_filtered", "ok", "point", "walked", NULL };
 
 static void dump_of(struct rd *d, struct dump_row *x)
 {
@@ -139,6 +141,10 @@ static void dump_of(struct rd *d, struct dump_row *x)
 	x->filtered = !strcmp(fl, "all") ? 'a' : !strcmp(fl, "some") ? 'm' : 'n';
 	x->done_filtered = rd_u64(d, 16);
 	x->ok = rd_u64(d, 17);
+	x->point = point_by_pct((int)rd_u64(d, 18));
+	if (x->point < 0)
+		rd_bad(d, 18, "is not a selectivity point (1, 10, 50 or 100)");
+	x->walked = rd_u64(d, 19);
 }
 
 static void add_u64_sorted(uint64_t *v, int *n, int max, uint64_t x)
@@ -226,7 +232,7 @@ static int read_ips(struct report *r)
 /* ----------------------------------------- insert.csv, insert-summary.csv */
 
 static const char *const batch_cols[] = { "family", "routes_to", "routes_per_s", NULL };
-static const char *const insert_cols[] = { "family", "method", "routes_from", "routes_to", "seconds",
+static const char *const insert_cols[] = { "family", "method", "rep", "routes_from", "routes_to", "seconds",
 					   "routes_per_s", "user_s", "sys_s", "batch_bytes", "sendmsgs",
 					   "recvmsgs", "ok", NULL };
 
@@ -250,7 +256,7 @@ static int read_batches(struct report *r)
 
 static const char *method_of(struct rd *d, int k)
 {
-	static const char *const methods[] = { "batch", "batch_ack_all", "ip-batch" };
+	static const char *const methods[] = { "batch", "batch_ack_all", "ip-batch", "ip-batch-empty", "single_ack" };
 	int i;
 
 	for (i = 0; i < ARRAY_LEN(methods); i++)
@@ -270,15 +276,86 @@ static int read_inserts(struct report *r)
 		return -1;
 	while ((err = csv_next(&d.c)) > 0) {
 		x.run = (struct insert_run){ .family = rd_family(&d, 0), .method = method_of(&d, 1),
-					     .from = rd_u64(&d, 2), .to = rd_u64(&d, 3),
-					     .ns = llround(rd_dbl(&d, 4) * 1e9), .user_us = llround(rd_dbl(&d, 6) * 1e6),
-					     .sys_us = llround(rd_dbl(&d, 7) * 1e6), .batch = rd_u64(&d, 8),
-					     .sendmsgs = rd_u64(&d, 9), .recvmsgs = rd_u64(&d, 10), .ok = rd_u64(&d, 11) };
-		x.rate = rd_dbl(&d, 5);
+					     .rep = (int)rd_u64(&d, 2), .from = rd_u64(&d, 3), .to = rd_u64(&d, 4),
+					     .ns = llround(rd_dbl(&d, 5) * 1e9), .user_us = llround(rd_dbl(&d, 7) * 1e6),
+					     .sys_us = llround(rd_dbl(&d, 8) * 1e6), .batch = rd_u64(&d, 9),
+					     .sendmsgs = rd_u64(&d, 10), .recvmsgs = rd_u64(&d, 11), .ok = rd_u64(&d, 12) };
+		x.rate = x.run.to > x.run.from ? rd_dbl(&d, 6) : 0;
 		if (d.bad)
 			break;
 		r->inserts = grow(r->inserts, &r->cap_inserts, r->ninserts, sizeof(*r->inserts));
 		r->inserts[r->ninserts++] = x;
+	}
+	return rd_close(&d, err);
+}
+
+/* ----------------------------------------------------------- cpu.csv */
+
+static const char *const cpu_cols[] = { "family", "routes", "mode", "point", "dumps", "wall_ms", "user_ms",
+					"sys_ms", "hz", NULL };
+
+static int read_cpus(struct report *r)
+{
+	struct cpu_row x;
+	struct rd d;
+	int err;
+
+	if (rd_open(&d, r, "cpu.csv", cpu_cols))
+		return -1;
+	while ((err = csv_next(&d.c)) > 0) {
+		x = (struct cpu_row){ .family = rd_family(&d, 0), .routes = rd_u64(&d, 1),
+				      .mode = mode_by_name(rd_str(&d, 2)), .point = point_by_pct((int)rd_u64(&d, 3)),
+				      .dumps = rd_u64(&d, 4), .wall_ns = llround(rd_dbl(&d, 5) * 1e6),
+				      .user_us = llround(rd_dbl(&d, 6) * 1e3), .sys_us = llround(rd_dbl(&d, 7) * 1e3),
+				      .hz = (int)rd_u64(&d, 8) };
+		if (x.mode < 0)
+			rd_bad(&d, 2, "is not a mode");
+		if (x.point < 0)
+			rd_bad(&d, 3, "is not a selectivity point (1, 10, 50 or 100)");
+		if (x.hz <= 0)
+			rd_bad(&d, 8, "is not a tick rate");
+		if (d.bad)
+			break;
+		r->cpus = grow(r->cpus, &r->cap_cpus, r->ncpus, sizeof(*r->cpus));
+		r->cpus[r->ncpus++] = x;
+	}
+	return rd_close(&d, err);
+}
+
+/* ------------------------------------------- probe-route_insert.csv */
+
+static const char *const kins_cols[] = { "family", "calls", "kernel_ns", "sendmsg_ns", NULL };
+
+/* The probe pass's kernel insert cost; a run without it (no probe pass) is not a failure here */
+static int read_kins(struct report *r)
+{
+	char path[4096];
+	struct rd d;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/probe-route_insert.csv", r->out);
+	if (access(path, F_OK))
+		return 0;
+	if (rd_open(&d, r, "probe-route_insert.csv", kins_cols))
+		return -1;
+	r->have_probe = true;
+	while ((err = csv_next(&d.c)) > 0) {
+		uint64_t fam = rd_u64(&d, 0), calls = rd_u64(&d, 1);
+		double ns = rd_dbl(&d, 2), whole = rd_dbl(&d, 3);
+		int k = fam == 6;
+
+		if (fam != 4 && fam != 6)
+			rd_bad(&d, 0, "is not 4 or 6");
+		if (!calls)
+			rd_bad(&d, 1, "is not a count above 0");
+		if (whole <= 0)
+			rd_bad(&d, 3, "is not a duration above 0");
+		if (d.bad)
+			break;
+		r->kins[k] = grow(r->kins[k], &r->cap_kins[k], r->nkins[k], sizeof(double));
+		r->kshare[k] = grow(r->kshare[k], &r->cap_kshare[k], r->nkins[k], sizeof(double));
+		r->kshare[k][r->nkins[k]] = ns / whole;
+		r->kins[k][r->nkins[k]++] = ns / calls;
 	}
 	return rd_close(&d, err);
 }
@@ -291,5 +368,7 @@ int report_read(struct report *r)
 	rc |= read_ips(r);
 	rc |= read_batches(r);
 	rc |= read_inserts(r);
+	rc |= read_cpus(r);
+	rc |= read_kins(r);
 	return rc;
 }

@@ -1,143 +1,192 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * targets.json: the targets routedump states, judged against what the run
- * measured, at the first buffer size:
- * - a strict dump filtered by table in the kernel takes at most 0.1 of the
- *   wall time of a legacy dump filtered in user space (the same answer);
+ * targets.json: the targets routedump states (judge.c), judged against
+ * what the run measured, each on an estimate with its 95 % interval:
+ * - at the 1 % point, a strict dump filtered by table in the kernel takes
+ *   at most 0.1 of the wall time of a legacy dump filtered in user space
+ *   (the same answer; how much it saves follows the lab's layout: the
+ *   table asked for holds 1 % of the routes);
  * - an unfiltered strict dump spends at most 0.15 of its CPU time in user
- *   space (the rest is the kernel's);
- * - each of our dumps takes no longer than `ip route show` with the same
- *   filter;
- * - our batched insert is at least 10 times as fast as `ip -batch` with the
- *   same routes (measured in this run), and at least 10 times the rate of
- *   ip stated for the lab (100,000 routes in 110 s).
+ *   space (the CPU pass: the ticks sampled are the sample);
+ * - each of our strict dumps takes no longer than `ip route show` with the
+ *   same filter (1 % point; strict_all and strict_oif at their one point);
+ * - ours inserting one route a request with an ack each is at least as
+ *   fast as `ip -batch` doing the same protocol work (without its start-up);
+ * - our batched insert reaches at least 0.8 of the kernel's own insert
+ *   rate (the time inside fib_table_insert / ip6_route_add, from the probe
+ *   pass), the gap explained in "why".
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "judge.h"
 #include "report.h"
 
-/* ip's stated insert rate: 100,000 routes in 110 s, a figure given, not measured here */
-#define IP_STATED_ROUTES 100000.0
-#define IP_STATED_SECONDS 110.0
-
-static void target(struct report *r, const char *name, double measured, double limit, const char *unit,
-		   enum target_verdict met, const char *why)
+static void target(struct report *r, int id, const char *name, double est, const struct ci *ci, const char *what)
 {
-	if (out_target(r->o, name, measured, limit, unit, met, why))
+	char why[900], words[200];
+
+	snprintf(why, sizeof(why), "%s; %s", what, rd_verdict_words(id, est, ci->lo, ci->hi, words, sizeof(words)));
+	if (out_target(r->o, name, est, rd_targets[id].limit, rd_targets[id].unit, rd_judge(id, est, ci->lo, ci->hi),
+		       why))
 		r->json_err = 1;
-}
-
-static enum target_verdict verdict(bool met)
-{
-	return met ? TARGET_MET : TARGET_NOT_MET;
 }
 
 static void strict_table_target(struct report *r, int f, uint64_t n)
 {
-	char name[160], why[300];
-	struct agg a, l;
+	struct group g = { f, n, r->buf0, 0, MODE_STRICT_TABLE }, l = { f, n, r->buf0, 0, MODE_LEGACY };
+	char name[160], what[400];
+	struct agg a, la;
 	double ratio;
+	struct ci ci;
+	size_t k;
 
-	if (collect(r, f, n, r->buf0, MODE_LEGACY, &l) || collect(r, f, n, r->buf0, MODE_STRICT_TABLE, &a))
+	if (collect(r, &l, &la) || collect(r, &g, &a) || wall_ratio(r, &g, &l, &ratio, &ci, &k))
 		return;
-	ratio = a.wall.median / l.wall.median;
-	snprintf(name, sizeof(name), "strict_table wall / legacy_userfilter wall (%s, %" PRIu64 " routes)",
+	snprintf(name, sizeof(name), "strict_table wall / legacy_userfilter wall at 1%% (%s, %" PRIu64 " routes)",
 		 family_name(f), n);
-	snprintf(why, sizeof(why), "medians of %zu and %zu dumps (%.3f and %.3f ms); the same answer (%" PRIu64
-		 " routes); the target is at most 0.1", a.n, l.n, a.wall.median, l.wall.median, a.answer);
-	target(r, name, ratio, 0.1, "ratio", verdict(ratio <= 0.1), why);
+	snprintf(what, sizeof(what), "ratio of the medians of %zu and %zu dumps (%.3f and %.3f ms), bootstrap interval; "
+		 "the same answer (%" PRIu64 " routes); the table asked for holds 1%% of the routes (%" PRIu64
+		 " walked against %" PRIu64 ")", a.n, la.n, a.wall.median, la.wall.median, a.answer, a.walked,
+		 la.walked);
+	target(r, RT_STRICT_TABLE, name, ratio, &ci, what);
 }
 
-static void user_share_target(struct report *r, int f, uint64_t n)
+static void user_share_target(struct report *r, const struct cpu_row *c)
 {
-	char name[160], why[300];
-	double share;
-	struct agg a;
+	char name[160], what[400];
+	size_t ticks;
+	struct ci ci;
+	double v;
 
-	if (collect(r, f, n, r->buf0, MODE_STRICT_ALL, &a))
+	if (c->mode != MODE_STRICT_ALL)
 		return;
-	share = a.user.median + a.sys.median > 0 ? a.user.median / (a.user.median + a.sys.median) : 0;
-	snprintf(name, sizeof(name), "strict_all user CPU / total CPU (%s, %" PRIu64 " routes)", family_name(f), n);
-	snprintf(why, sizeof(why), "medians of %zu dumps (user %.1f ms; system %.1f ms); split sampled by the "
-		 "tick (HZ); the target is at most 0.15", a.n, a.user.median, a.sys.median);
-	target(r, name, share, 0.15, "ratio", verdict(share <= 0.15), why);
+	v = cpu_share(c, &ticks, &ci);
+	snprintf(name, sizeof(name), "strict_all user CPU / total CPU (%s, %" PRIu64 " routes)", family_name(c->family),
+		 c->routes);
+	snprintf(what, sizeof(what), "the CPU pass: %" PRIu64 " dumps, user %.1f ms and system %.1f ms in all, "
+		 "%zu ticks at HZ=%d sampled (the kernel splits CPU time by the tick); Wilson interval",
+		 c->dumps, c->user_us / 1e3, c->sys_us / 1e3, ticks, c->hz);
+	target(r, RT_USER_SHARE, name, v, &ci, what);
 }
 
 static void iproute2_target(struct report *r, int f, uint64_t n, int m)
 {
-	char name[160], why[400], rest[96];
-	uint64_t lines;
-	struct stats w, su;
-	struct agg a;
+	struct group g = { f, n, r->buf0, ip_point(m), m };
+	double *x = lab_calloc(r->ndumps + 1, sizeof(*x), "samples"), *y = lab_calloc(r->nips + 1, sizeof(*y), "samples");
+	char name[160], what[400];
+	size_t nx, ny;
+	double ratio;
+	struct ci ci;
 
-	if (m == MODE_LEGACY || collect(r, f, n, r->buf0, m, &a) || collect_ip(r, f, n, m, &w, &lines))
-		return;
-	if (collect_ip(r, f, n, IP_STARTUP, &su, &lines))
-		su.median = NAN;
-	if (w.median - su.median > 0)
-		snprintf(rest, sizeof(rest), "%.4f", a.wall.median / (w.median - su.median));
-	else
-		snprintf(rest, sizeof(rest), "n/a (ip's dump is lost in the start-up's spread)");
-	snprintf(name, sizeof(name), "%s wall / iproute2 wall (%s, %" PRIu64 " routes)", modes[m].name,
-		 family_name(f), n);
-	snprintf(why, sizeof(why), "medians of %zu and %zu (%.3f and %.3f ms); against ip without its start-up "
-		 "(%.1f ms): %s; the target is at most 1", a.n, w.n, a.wall.median, w.median, su.median, rest);
-	target(r, name, a.wall.median / w.median, 1, "ratio", verdict(a.wall.median <= w.median), why);
+	nx = group_values(r, &g, V_WALL_MS, x);
+	ny = ip_values(r, f, n, m, y);
+	if (m != MODE_LEGACY && nx && ny && !ci_ratio(x, nx, y, ny, 7 + (uint64_t)m, &ratio, &ci)) {
+		snprintf(name, sizeof(name), "%s wall / iproute2 wall (%s, %" PRIu64 " routes)", modes[m].name,
+			 family_name(f), n);
+		snprintf(what, sizeof(what), "ratio of the medians of %zu dumps and %zu runs of ip route show with the "
+			 "same filter (ip's start-up included: see iproute2_startup_ms), bootstrap interval", nx, ny);
+		target(r, RT_IPROUTE2, name, ratio, &ci, what);
+	}
+	free(x);
+	free(y);
 }
 
-/* Each batched IPv4 insert step against ip -batch of this run, and against ip's stated rate */
-static void insert_targets(struct report *r)
+/* Ours one route a request against ip -batch, both with an ack per route, without ip's start-up */
+static void single_target(struct report *r)
 {
-	const struct rinsert *ip = NULL;
-	char name[160], why[400];
-	double stated = IP_STATED_ROUTES / IP_STATED_SECONDS;
-	size_t i;
+	size_t cap = r->ninserts + 1, n, ny;
+	double *x = lab_calloc(cap, sizeof(*x), "samples"), *y = lab_calloc(cap, sizeof(*y), "samples");
+	double ratio;
+	char what[400];
+	struct ci ci;
 
-	for (i = 0; i < r->ninserts; i++)
-		if (!strcmp(r->inserts[i].run.method, "ip-batch") && r->inserts[i].run.ok)
-			ip = &r->inserts[i];
+	n = insert_rates(r, "single_ack", x);
+	ny = ip_net_rates(r, y);
+	if (n && ny && !ci_ratio(x, n, y, ny, 1, &ratio, &ci)) {
+		snprintf(what, sizeof(what), "ratio of the median rates of %zu rounds each (ours %.0f routes/s, ip -batch "
+			 "%.0f routes/s without its start-up, the median of its runs with an empty file), the same IPv4 "
+			 "routes into one namespace, rounds interleaved; bootstrap interval", n < ny ? n : ny,
+			 stats_median(x, n), stats_median(y, ny));
+		target(r, RT_SINGLE_VS_IP, "insert one route a request / ip -batch (ipv4)", ratio, &ci, what);
+	} else {
+		ci = (struct ci){ NAN, NAN, "ratio", "none" };
+		target(r, RT_SINGLE_VS_IP, "insert one route a request / ip -batch (ipv4)", NAN, &ci,
+		       "no like-for-like insert in this run (--anchor-insert 0, or it failed)");
+	}
+	free(x);
+	free(y);
+}
+
+/* The batched insert of @f against the kernel's own insert cost, the gap in ns per route */
+static void kernel_limit_target(struct report *r, int f)
+{
+	int k = f == AF_INET6;
+	double *x = lab_calloc(r->nbatches + 1, sizeof(*x), "samples");
+	double ratio, ours, kern, share, user_ns = NAN;
+	char name[160], what[900];
+	uint64_t routes = 0, user_us = 0, sys_us = 0;
+	struct ci ci;
+	size_t n, i;
+
+	snprintf(name, sizeof(name), "batched insert rate / the kernel's own insert rate (%s)", family_name(f));
+	n = batch_ns(r, f, x);
+	if (!n || !r->nkins[k] || ci_ratio(r->kins[k], r->nkins[k], x, n, 2 + (uint64_t)k, &ratio, &ci)) {
+		ci = (struct ci){ NAN, NAN, "ratio", "none" };
+		target(r, RT_KERNEL_LIMIT, name, NAN, &ci, r->have_probe ? "no batched insert or no kernel insert "
+		       "time of this family in the probe pass" : "no probe pass (probe-route_insert.csv missing)");
+		free(x);
+		return;
+	}
 	for (i = 0; i < r->ninserts; i++) {
 		const struct insert_run *run = &r->inserts[i].run;
-		double ours = r->inserts[i].rate;
 
-		if (run->family != AF_INET || !run->ok || strncmp(run->method, "batch", 5))
-			continue;
-		snprintf(name, sizeof(name), "insert rate / ip -batch rate (ipv4, routes %" PRIu64 "-%" PRIu64 ")",
-			 run->from, run->to - 1);
-		if (ip) {
-			snprintf(why, sizeof(why), "ours %.0f routes/s; ip -batch %.0f routes/s inserting %" PRIu64
-				 " routes into empty tables in this run; the target is at least 10", ours, ip->rate,
-				 ip->run.to);
-			target(r, name, ours / ip->rate, 10, "ratio", verdict(ours >= 10 * ip->rate), why);
-		} else {
-			target(r, name, NAN, 10, "ratio", TARGET_NOT_JUDGED,
-			       "no ip -batch anchor in this run (--anchor-insert 0)");
+		if (run->family == f && run->ok && !strcmp(run->method, "batch")) {
+			routes += run->to - run->from;
+			user_us += run->user_us;
+			sys_us += run->sys_us;
 		}
-		snprintf(name, sizeof(name), "insert rate against ip's stated rate (ipv4, routes %" PRIu64 "-%" PRIu64 ")",
-			 run->from, run->to - 1);
-		snprintf(why, sizeof(why), "ours measured; the limit is 10 times the rate stated for ip (%.0f routes in "
-			 "%.0f s: %.0f routes/s), a given figure, not measured here", IP_STATED_ROUTES,
-			 IP_STATED_SECONDS, stated);
-		target(r, name, ours, 10 * stated, "routes/s", verdict(ours >= 10 * stated), why);
 	}
+	if (routes)
+		user_ns = user_us * 1e3 / routes;
+	ours = stats_median(x, n);
+	kern = stats_median(r->kins[k], r->nkins[k]);
+	share = stats_median(r->kshare[k], r->nkins[k]);
+	snprintf(what, sizeof(what), "the kernel's own cost: median %.0f ns per route inside %s over %zu sendmsgs of "
+		 "the probe pass (fentry/fexit's own cost included, so the limit is if anything slow); ours: median %.0f ns "
+		 "per route over %zu batches (the measurement, no probe; minutes apart from the probe pass on a shared "
+		 "host, so drift between the passes is in the ratio). The gap, measured in the same sendmsgs of the "
+		 "probe pass: the insert proper is %.0f%% of the kernel's side of a batch (the rest: the syscall, "
+		 "netlink parsing (rtm_to_fib_config), the RTNL lock, the acks); user space building the messages "
+		 "%.0f ns per route (getrusage over the insert, tick-sampled: user %.0f ms, system %.0f ms). Ratio of "
+		 "the medians, bootstrap interval",
+		 kern, f == AF_INET ? "fib_table_insert" : "ip6_route_add", r->nkins[k], ours, n, 100 * share, user_ns,
+		 user_us / 1e3, sys_us / 1e3);
+	target(r, RT_KERNEL_LIMIT, name, ratio, &ci, what);
+	free(x);
 }
 
 int write_targets(struct report *r)
 {
+	size_t i;
 	int fi, si, mi;
 
 	for (fi = 0; fi < r->nfam; fi++)
 		for (si = 0; si < r->nsizes; si++) {
 			strict_table_target(r, r->fam[fi], r->sizes[si]);
-			user_share_target(r, r->fam[fi], r->sizes[si]);
 			for (mi = 0; mi < r->nmodes; mi++)
 				iproute2_target(r, r->fam[fi], r->sizes[si], r->mode[mi]);
 		}
-	insert_targets(r);
+	for (i = 0; i < r->ncpus; i++)
+		user_share_target(r, &r->cpus[i]);
+	if (r->ninserts)
+		single_target(r);
+	for (fi = 0; fi < r->nfam; fi++)
+		kernel_limit_target(r, r->fam[fi]);
 	return r->json_err ? -1 : 0;
 }

@@ -21,12 +21,14 @@
 /* The lab's routes: 100 tables from TABLE0, numbers above 255 (RTA_TABLE) */
 #define TABLE0 1001
 #define NTABLES 100
-#define PROTO_CUSTOM 200
+/* protocols of 1 % and 10 % of the routes (RTPROT_STATIC has 50 %, RTPROT_BOOT the rest) */
+#define PROTO_P1 201
+#define PROTO_P10 202
 #define MAX_ROUTES 2000000
 #define DEF_BUFSIZE 32768
-#define DEF_BATCH 196608
-/* the table the filters look for (one of the 100) */
-#define TARGET_TABLE (TABLE0 + 42)
+#define DEF_BATCH 32768
+/* the table `routedump dump` looks for: the one of 1 % of the routes */
+#define TARGET_TABLE TABLE0
 
 #ifndef AF_MPLS
 #define AF_MPLS 28
@@ -56,7 +58,23 @@ enum { F_NONE, F_TABLE, F_PROTO, F_OIF, F_TABLE_PROTO, NFILTERS };
 extern const unsigned int filter_bits[NFILTERS];
 extern const char *const filter_names[NFILTERS];
 
-/* What the filters look for: one table of 100, protocol static, device dum0 */
+/*
+ * A selectivity point: the table and protocol of about @pct % of the lab's
+ * routes (0: any, the 100 % point)
+ */
+struct point {
+	int pct;
+	uint32_t table;
+	uint8_t proto;
+};
+
+#define NPOINTS 4
+#define POINT_ALL 3
+extern const struct point points[NPOINTS];
+/* index into points[] of @pct, -1 when there is none */
+int point_by_pct(int pct);
+
+/* What the filters look for: a point's table and protocol (0: any), device dum0 */
 struct target {
 	uint32_t table;
 	uint8_t proto;
@@ -137,6 +155,7 @@ struct dump_row {
 	uint64_t routes;
 	size_t bufsize;
 	int mode;
+	int point;		/* index into points[]: the table and protocol asked for */
 	int rep;
 	bool warmup;		/* dropped from the statistics; the verifying dump */
 	uint64_t wall_ns, user_us, sys_us;
@@ -144,6 +163,7 @@ struct dump_row {
 	uint64_t returned;	/* route messages received */
 	uint64_t answer;	/* routes of the mode's answer (after the user filter, if any) */
 	uint64_t expected;	/* the answer there must be: the lab's routes plus the kernel's own */
+	uint64_t walked;	/* routes the kernel walks: the table asked for, or every table */
 	char filtered;		/* 'a': every route message flagged NLM_F_DUMP_FILTERED, 'n': none, 'm': some */
 	bool done_filtered;	/* NLMSG_DONE flagged NLM_F_DUMP_FILTERED (a filter was applied) */
 	bool ok;
@@ -173,7 +193,14 @@ struct batch_sample {
 
 struct insert_run {
 	int family;
-	const char *method;	/* "batch" (errors and a final ack), "batch_ack_all", "ip-batch" */
+	/*
+	 * "batch" (errors and a final ack), "batch_ack_all"; the like-for-like
+	 * pair: "single_ack" (ours, one route per request, an ack each) and
+	 * "ip-batch" (`ip -batch`, the same protocol work), and "ip-batch-empty"
+	 * (ip -batch of an empty file: its start-up)
+	 */
+	const char *method;
+	int rep;
 	uint64_t from, to;
 	uint64_t ns;
 	uint64_t user_us, sys_us;
@@ -189,7 +216,13 @@ struct samples {
 
 int insert_routes(struct nl_sock *s, int family, uint64_t from, uint64_t to, const int *ifindex,
 		  const struct insert_opts *o, struct samples *smp, struct insert_run *run);
-int ip_batch_insert(uint64_t n, struct insert_run *run);
+/*
+ * The like-for-like anchor: in a namespace of its own, @reps rounds of
+ * `ip -batch` with an empty file, `ip -batch` adding @chunk routes and ours
+ * adding the next @chunk routes one request and one ack at a time;
+ * 3 * @reps runs into @runs. Returns 0 or -1.
+ */
+int anchor_inserts(uint64_t chunk, int reps, struct insert_run *runs);
 
 /* -------------------------------------------------------- iproute2.c */
 
@@ -215,6 +248,26 @@ int ip_mode_by_name(const char *s);
 
 /* ------------------------------------------------ run.c, csv_out.c */
 
+/*
+ * The CPU pass: dumps of one mode repeated until the user share of their
+ * CPU time, which the kernel samples once a tick, is known to +-2.5 points
+ * (Wilson 95 % interval at most 0.05 wide), or the time is up
+ */
+struct cpu_row {
+	int family;
+	uint64_t routes;
+	int mode;
+	int point;
+	uint64_t dumps;
+	uint64_t wall_ns, user_us, sys_us;
+	int hz;
+};
+
+/* the width of the Wilson 95 % interval of the user share the CPU pass runs to (+-0.025) */
+#define CPU_SHARE_WIDTH 0.05
+
+bool mode_at_point(int m, int p);
+
 /* The measurement: its configuration and what it measured */
 struct bench {
 	const char *out;
@@ -227,10 +280,13 @@ struct bench {
 	int nbuf;
 	size_t bufs[4];
 	uint64_t sweep_at;
-	int reps, warmup;
+	int reps, ip_reps, warmup;
 	struct insert_opts ins;
 	int iproute2;		/* 0 none, 1 selective above 100000 routes, 2 all */
-	uint64_t anchor_insert;
+	uint64_t anchor_insert;	/* routes of each side of the like-for-like insert */
+	int anchor_reps;
+	int hz;			/* the kernel's tick rate; 0: no CPU pass */
+	double cpu_seconds;	/* at most this long for the CPU pass of a family */
 
 	struct target tg;
 	int ifindex[2];
@@ -241,11 +297,13 @@ struct bench {
 	size_t ndumps, cap_dumps;
 	struct ip_row *ips;
 	size_t nips, cap_ips;
+	struct cpu_row *cpus;
+	size_t ncpus, cap_cpus;
 	char failure[400];
 };
 
 void bench_fail(struct bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* insert.csv, insert-summary.csv, dump.csv, iproute2.csv; a failed write fails @b naming the file */
+/* insert.csv, insert-summary.csv, dump.csv, iproute2.csv, cpu.csv; a failed write fails @b naming the file */
 int write_csvs(struct bench *b);
 
 /* ------------------------------------------------------- the verbs */

@@ -32,7 +32,29 @@ const struct mode modes[NMODES] = {
 	{ "strict_table_protocol", true, F_TABLE_PROTO, F_TABLE_PROTO },
 };
 
-static const uint8_t route_protos[4] = { RTPROT_STATIC, RTPROT_STATIC, RTPROT_BOOT, PROTO_CUSTOM };
+/*
+ * The selectivity points: the table and the protocol a filter asks for so
+ * that about 1 %, 10 % and 50 % of the lab's routes match (route_of puts
+ * that share of the routes there); at 100 % the filter is no filter (the
+ * kernel reads table 0 and protocol 0 as "any"), so there the strict dump
+ * is strict_all.
+ */
+const struct point points[NPOINTS] = {
+	{ 1, TABLE0, PROTO_P1 },
+	{ 10, TABLE0 + 1, PROTO_P10 },
+	{ 50, TABLE0 + 2, RTPROT_STATIC },
+	{ 100, 0, 0 },
+};
+
+int point_by_pct(int pct)
+{
+	int i;
+
+	for (i = 0; i < NPOINTS; i++)
+		if (points[i].pct == pct)
+			return i;
+	return -1;
+}
 
 /* ------------------------------------------------------------ input */
 
@@ -105,16 +127,27 @@ uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* 0.1 % steps: 1 % to the first value, 10 % to the second, 50 % to the third, the rest to the last */
+static int share_of(uint64_t h)
+{
+	unsigned int k = h % 1000;
+
+	return k < 10 ? 0 : k < 110 ? 1 : k < 610 ? 2 : 3;
+}
+
 void route_of(uint64_t i, struct route *r)
 {
-	uint64_t h = splitmix64(i);
-	unsigned int t = (h >> 16) % 10;
+	static const uint8_t protos[4] = { PROTO_P1, PROTO_P10, RTPROT_STATIC, RTPROT_BOOT };
+	uint64_t h = splitmix64(i), hp = splitmix64(h ^ 1), ht = splitmix64(h ^ 2);
+	int ts = share_of(h);
+	unsigned int t = ht % 10;
 
-	r->table = TABLE0 + h % NTABLES;
-	r->proto = route_protos[(h >> 8) & 3];
+	/* tables TABLE0 .. TABLE0+2 hold 1, 10 and 50 %; the other 97 share 39 % */
+	r->table = ts < 3 ? (uint32_t)(TABLE0 + ts) : (uint32_t)(TABLE0 + 3 + (h >> 32) % (NTABLES - 3));
+	r->proto = protos[share_of(hp)];
 	if (t < 8) {
 		r->type = RTN_UNICAST;
-		r->dev = (h >> 24) & 1;
+		r->dev = (ht >> 32) & 1;
 	} else {
 		r->type = t == 8 ? RTN_BLACKHOLE : RTN_UNREACHABLE;
 		r->dev = -1;
@@ -143,16 +176,17 @@ bool route_matches(int f, const struct target *tg, uint32_t table, uint8_t proto
 {
 	unsigned int b = filter_bits[f];
 
-	return (!(b & FB_TABLE) || table == tg->table) && (!(b & FB_PROTO) || proto == tg->proto) &&
-	       (!(b & FB_OIF) || oif == tg->oif);
+	/* table 0 and protocol 0 are "any", as for the kernel */
+	return (!(b & FB_TABLE) || !tg->table || table == tg->table) &&
+	       (!(b & FB_PROTO) || !tg->proto || proto == tg->proto) && (!(b & FB_OIF) || oif == tg->oif);
 }
 
 static bool route_of_matches(int f, const struct target *tg, const struct route *r)
 {
 	unsigned int b = filter_bits[f];
 
-	return (!(b & FB_TABLE) || r->table == tg->table) && (!(b & FB_PROTO) || r->proto == tg->proto) &&
-	       (!(b & FB_OIF) || r->dev == tg->oif_dev);
+	return (!(b & FB_TABLE) || !tg->table || r->table == tg->table) &&
+	       (!(b & FB_PROTO) || !tg->proto || r->proto == tg->proto) && (!(b & FB_OIF) || r->dev == tg->oif_dev);
 }
 
 /* Routes [0, n) that match each filter */

@@ -15,11 +15,13 @@
 #     class's first window of each cycle, --omit-sync (its sync
 #     checks want ptp4l; the sync was checked in 3); software timestamps
 #     for the comparison, and the emulated hardware ones of patch 0013
-#     (without them isochron 0.9 refuses to run); then our sender as
+#     (without them isochron 0.9 refuses to run); and our sender as
 #     isochron sends (class 0 alone, one 128-byte frame at the same point
-#     of each cycle, no probe) for a like-for-like sender latency, twice:
-#     its TX timestamps read after each send, then by a second thread as
-#     isochron reads them;
+#     of each cycle, no probe) for a like-for-like sender latency, its TX
+#     timestamps read after each send (like-isochron), then by a second
+#     thread as isochron reads them (like-isochron-errq). The three in
+#     alternating short rounds, A B C A B C ... (iso_rounds of
+#     iso_frames / iso_rounds frames each);
 #  5. ptp4l between eth0 and rx/eth1, software timestamps over the lab wire,
 #     the slave free-running (both ends share the guest's CLOCK_REALTIME),
 #     its offsets recorded;
@@ -57,8 +59,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 case "$profile" in
-quick) count=1000 ptp4l_s=20 iso_frames=1000 tune_count=200 ;;
-full) count=5000 ptp4l_s=60 iso_frames=5000 tune_count=1000 ;;
+quick) count=1000 ptp4l_s=20 iso_frames=1000 iso_rounds=10 tune_count=200 ;;
+full) count=5000 ptp4l_s=60 iso_frames=5000 iso_rounds=25 tune_count=1000 ;;
 *)
 	echo "error: unknown profile '$profile' (expected quick or full)" >&2
 	exit 2
@@ -180,7 +182,13 @@ rc=0
 phase measure "$bin" run --out "$stage" --count "$count" --rate 100 \
 	--sync-threshold "$threshold_ns" --name "$name" "$sched" 2>"$stage/run.err" || rc=$?
 cat "$stage/run.err" >&2
-[ "$probe_ok" = 0 ] || probe_stop "$probe"
+if [ "$probe_ok" = 1 ]; then
+	probe_stop "$probe"
+	# bpftrace's own count of the events its reader lost, a row of the maps
+	lost=$(jq -r 'select(.type == "lost_events") | .data.events' "$out/probe-$probe.json" 2>/dev/null |
+		awk '{s += $1} END {print s + 0}')
+	echo "lost_events,,,,$lost" >>"$out/probe-$probe-maps.csv"
+fi
 for f in packets.csv gates.csv run-info.csv sync-workload.csv; do
 	[ ! -f "$stage/$f" ] || cp "$stage/$f" "$out/$f"
 done
@@ -211,13 +219,13 @@ iso_prio() {
 	failures+=("no isochron: $prio")
 	return 1
 }
-if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ] && iso_prio; then
-	wake=$((w0_off + w0_len / 4))
-	say "isochron: $iso_frames frames of class 0, woken $((wake / 1000)) us into each ${cycle_ns} ns cycle"
-	"$bin" apply --name "$name" "$sched" >/dev/null
+# iso_rcv: isochron rcv in rx, listening on its stats port ($rcv: its pid);
+# started again when the last one is gone
+rcv=
+iso_rcv() {
+	[ -z "$rcv" ] || ! kill -0 "$rcv" 2>/dev/null || return 0
 	ip netns exec rx isochron rcv --interface eth1 --quiet --utc-tai-offset "$tai" \
-		--stats-address 198.18.0.2 \
-		>"$stage/isochron-rcv.log" 2>&1 &
+		--stats-address 198.18.0.2 >>"$stage/isochron-rcv.log" 2>&1 &
 	rcv=$!
 	pids+=("$rcv")
 	# Its stats port takes seconds to open under TCG
@@ -225,46 +233,77 @@ if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ] && iso_prio; th
 		ip netns exec rx ss -ltn 2>/dev/null | grep -q ':5000 ' && break
 		sleep 0.3
 	done
-	rc=0
-	phase isochron isochron send --interface eth0 --client 198.18.0.2 --priority "$prio" \
+}
+# iso_round K: isochron sends $round_frames frames of class 0 (round K),
+# its rows appended to $stage/isochron.csv (column round)
+iso_round() {
+	local k=$1 rc=0
+	iso_rcv
+	"$bin" apply --name "$name" "$sched" >/dev/null
+	phase "isochron-$k" isochron send --interface eth0 --client 198.18.0.2 --priority "$prio" \
 		--base-time 0 --cycle-time "$(ns_s "$cycle_ns")" --shift-time "$(ns_s $((wake + 500000)))" \
-		--advance-time 0.000500000 --window-size "$(ns_s "$w0_len")" --num-frames "$iso_frames" \
+		--advance-time 0.000500000 --window-size "$(ns_s "$w0_len")" --num-frames "$round_frames" \
 		--frame-size 128 --omit-sync --utc-tai-offset "$tai" \
-		--output-file "$stage/isochron.dat" >"$stage/isochron-send.log" 2>&1 || rc=$?
-	kill "$rcv" 2>/dev/null || true
+		--output-file "$stage/isochron-$k.dat" >>"$stage/isochron-send.log" 2>&1 || rc=$?
 	"$bin" clear --dev eth0
-	if [ "$rc" = 0 ] && [ -f "$stage/isochron.dat" ]; then
-		isochron report --input-file "$stage/isochron.dat" --summary >"$out/isochron-summary.txt" 2>&1 || true
-		{
-			echo "tc,seq,scheduled_ns,wake_ns,sched_ns,tx_ns,hw_tx_ns,rx_ns,hw_rx_ns"
-			isochron report --input-file "$stage/isochron.dat" \
-				--printf-format "0,%u,%d,%d,%d,%d,%d,%d,%d\n" --printf-args "qSwstTrR"
-		} >"$out/isochron.csv"
-	else
-		failures+=("isochron send exited $rc: $(tail -1 "$stage/isochron-send.log")")
+	if [ "$rc" != 0 ] || [ ! -f "$stage/isochron-$k.dat" ]; then
+		failures+=("isochron send (round $k) exited $rc: $(tail -1 "$stage/isochron-send.log")")
+		return 0
 	fi
-	cp "$stage"/isochron-*.log "$out/" 2>/dev/null || true
-
-	# 4b. Our sender as isochron sends, for a like-for-like sender latency:
-	# class 0 only, woken at the same point of each cycle (isochron's base +
-	# shift - advance), 128-byte frames (86 bytes of UDP payload), no probe;
-	# its TX timestamps read after each send (as in the measurement), then
-	# by a second thread blocked on the error queue (as isochron reads them)
+	{
+		echo "== round $k"
+		isochron report --input-file "$stage/isochron-$k.dat" --summary 2>&1 || true
+	} >>"$stage/isochron-summary.txt"
+	isochron report --input-file "$stage/isochron-$k.dat" \
+		--printf-format "0,%u,%d,%d,%d,%d,%d,%d,%d,$k\n" --printf-args "qSwstTrR" \
+		>>"$stage/isochron.csv"
+}
+# like_round V K: our sender as isochron sends (V: like-isochron, or
+# like-isochron-errq with its TX timestamps read by a second thread), round
+# K: class 0 only, woken at the same point of each cycle (isochron's base +
+# shift - advance), 128-byte frames (86 bytes of UDP payload), no probe;
+# its packets appended to $stage/V/packets.csv (column round)
+like_round() {
+	local v=$1 k=$2 rc=0 extra=()
+	[ "$v" = like-isochron ] || extra=(--errqueue-thread)
+	mkdir -p "$stage/$v/round-$k"
+	phase "$v-$k" "$bin" run --out "$stage/$v/round-$k" --count "$round_frames" \
+		--rate "$(awk -v c="$cycle_ns" 'BEGIN {printf "%.6f", 1e9 / c}')" --tc 0 --phase "$wake" \
+		--sizes 86 --sync-threshold "$threshold_ns" --name "$name" "${extra[@]}" "$sched" \
+		2>>"$stage/$v.err" || rc=$?
+	if [ "$rc" != 0 ] || [ ! -f "$stage/$v/round-$k/packets.csv" ]; then
+		failures+=("the $v run (round $k) exited $rc: $(tail -1 "$stage/$v.err")")
+		return 0
+	fi
+	# with the round as a last column
+	if [ -f "$stage/$v/packets.csv" ]; then
+		awk -v k="$k" 'NR > 1 {print $0 "," k}' "$stage/$v/round-$k/packets.csv" >>"$stage/$v/packets.csv"
+	else
+		awk -v k="$k" 'NR == 1 {print $0 ",round"; next} {print $0 "," k}' \
+			"$stage/$v/round-$k/packets.csv" >"$stage/$v/packets.csv"
+	fi
+}
+# The three senders of class 0 in alternating short rounds, isochron,
+# like-isochron, like-isochron-errq, again and again, so that a drift of the
+# guest over the minutes (host load, TCG) falls on the three alike
+if [ -n "$phc" ] && [ "$w0_off" -ge 0 ] && [ "$cycle_ns" -gt 0 ] && iso_prio; then
+	wake=$((w0_off + w0_len / 4))
+	round_frames=$((iso_frames / iso_rounds))
+	say "isochron and our sender alternating: $iso_rounds rounds of $round_frames frames of class 0 each, woken $((wake / 1000)) us into each ${cycle_ns} ns cycle"
+	echo "tc,seq,scheduled_ns,wake_ns,sched_ns,tx_ns,hw_tx_ns,rx_ns,hw_rx_ns,round" >"$stage/isochron.csv"
+	: >"$stage/isochron-summary.txt"
+	for ((k = 1; k <= iso_rounds; k++)); do
+		iso_round "$k"
+		like_round like-isochron "$k"
+		like_round like-isochron-errq "$k"
+	done
+	[ -z "$rcv" ] || kill "$rcv" 2>/dev/null || true
+	[ "$(grep -c '' "$stage/isochron.csv")" -gt 1 ] || rm -f "$stage/isochron.csv"
+	for f in isochron.csv isochron-summary.txt isochron-rcv.log isochron-send.log; do
+		[ ! -f "$stage/$f" ] || cp "$stage/$f" "$out/"
+	done
 	for v in like-isochron like-isochron-errq; do
-		say "$v: $iso_frames packets of class 0, woken at the same point, no probe"
-		extra=()
-		[ "$v" = like-isochron ] || extra=(--errqueue-thread)
-		mkdir -p "$stage/$v"
-		rc=0
-		phase "$v" "$bin" run --out "$stage/$v" --count "$iso_frames" \
-			--rate "$(awk -v c="$cycle_ns" 'BEGIN {printf "%.6f", 1e9 / c}')" --tc 0 --phase "$wake" \
-			--sizes 86 --sync-threshold "$threshold_ns" --name "$name" "${extra[@]}" "$sched" \
-			2>"$stage/$v.err" || rc=$?
-		if [ "$rc" = 0 ]; then
-			cp "$stage/$v/packets.csv" "$out/packets-$v.csv"
-		else
-			failures+=("the $v run exited $rc: $(tail -1 "$stage/$v.err")")
-		fi
+		[ ! -f "$stage/$v/packets.csv" ] || cp "$stage/$v/packets.csv" "$out/packets-$v.csv"
 	done
 fi
 
@@ -298,43 +337,29 @@ if [ -n "$phc" ] && [ -f "$out/phc2sys.log" ]; then
 			printf "%.3f,%s,%s,%s,%s\n", t - t0, $5, $6, $8, $10}' "$out/phc2sys.log" >"$out/sync-phc2sys.csv"
 fi
 
-# notes.md: what the figures cannot say (the figures and the targets are in
-# summary.json and targets.json)
+# notes.md: this run's schedule and probe, then what each headline figure
+# measures and what not (workloads/taprio/notes.md)
 {
 	echo "taprio gate timing, schedule $name, profile $profile"
 	echo
-	echo "targets.json judges each class's packets against its windows (at the driver's TX"
-	echo "timestamp; the why says what taprio's gate decision showed) and our sender against"
-	echo "isochron's. The isochron comparison is like for like: one 128-byte frame a quarter"
-	echo "into class 0's window each cycle, alone on the wire, no probe; the measurement's"
-	echo "sender latency (three classes at once, 64 to 1400 bytes at random phases, the probe"
-	echo "attached) includes the wait for the gate."
 	if [ "$probe" = taprio_gate_kprobe ]; then
-		echo
 		echo "The gate decisions come from a kretprobe (this kernel has no taprio_dequeue"
 		echo "tracepoint): the time taprio_dequeue() returned, after the gate check; an interrupt"
 		echo "in between makes a packet let through in time look late."
+		echo
 	fi
-	echo
-	if [ -n "$phc" ]; then
-		echo "Clock sync: the run refuses to measure while |PHC - CLOCK_TAI| exceeds $threshold_ns ns."
-	else
+	if [ -z "$phc" ]; then
 		echo "Clock sync: none; eth0 has no PTP clock on this kernel, so CLOCK_TAI is the system"
 		echo "clock plus $tai s, and there is no isochron comparison."
+		echo
 	fi
-	echo
-	echo "bpftrace drops printf events when its reader falls behind: advance_lateness_us may"
-	echo "count fewer advances than the probe's @advances map (probe-$probe-maps.csv)."
-	echo
-	echo "Under TCG (meta.json: accel) a vCPU stalls for milliseconds whenever the host runs something"
-	echo "else on its core: late gate advances, and packets that passed their gate in time but reached"
-	echo "the driver after it closed, are the emulation's. Compare runs of the same host, load and"
-	echo "vCPU count."
+	cat "$LAB_SRC/workloads/taprio/notes.md"
 } >"$out/notes.md"
 
 # 6. summary.json and targets.json (written in tmpfs, then copied: 9p is slow
 # for the rewrites)
-for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv isochron-summary.txt; do
+for f in probe-taprio_gate.csv probe-taprio_gate_kprobe.csv probe-taprio_gate-maps.csv \
+	probe-taprio_gate_kprobe-maps.csv sync-phc2sys.csv sync-ptp4l.csv isochron.csv isochron-summary.txt; do
 	[ ! -f "$out/$f" ] || cp "$out/$f" "$stage/$f"
 done
 finish || exit 1

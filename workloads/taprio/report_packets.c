@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "csv.h"
+#include "interval.h"
 #include "output.h"
 #include "stats.h"
 #include "taprio.h"
@@ -29,8 +30,10 @@ static const char *const lat_cols[NLAT] = { "gate_lateness_us", "enqueue_to_tx_u
 
 /* What packets.csv holds, per class */
 struct pkts {
-	struct vec lat[TSCHED_MAX_TC][NLAT], inw[TSCHED_MAX_TC], wq[TSCHED_MAX_TC];
-	size_t viol[TSCHED_MAX_TC], sent[TSCHED_MAX_TC], notx[TSCHED_MAX_TC], norx[TSCHED_MAX_TC];
+	struct vec lat[TSCHED_MAX_TC][NLAT], wq[TSCHED_MAX_TC];
+	/* Out of all packets sent: inside + viol (outside) + notx (no TX timestamp) = sent */
+	size_t inside[TSCHED_MAX_TC], viol[TSCHED_MAX_TC], sent[TSCHED_MAX_TC];
+	size_t notx[TSCHED_MAX_TC], norx[TSCHED_MAX_TC];
 	/* For the dequeue times: the row of each (tc, seq), the TX time and class of each row */
 	size_t *byseq[TSCHED_MAX_TC], nseq[TSCHED_MAX_TC], rows;
 	int64_t *txs;
@@ -81,9 +84,10 @@ static void read_row(struct pkts *p, const struct csv *c, const int *col, const 
 	}
 	if (isnan(fnum(c, col[C_RX])))
 		p->norx[tc]++;
-	vpush(&p->inw[tc], in * 100);
 	if (in == 0)
 		p->viol[tc]++;
+	else
+		p->inside[tc]++;
 	for (k = 0; k < L_SENDER_OPEN; k++)
 		vpush(&p->lat[tc][k], fnum(c, ci[k]));
 	if (fnum(c, col[C_WAKE_OPEN]) == 1)
@@ -123,7 +127,6 @@ static void free_packets(struct pkts *p)
 	for (tc = 0; tc < TSCHED_MAX_TC; tc++) {
 		for (k = 0; k < NLAT; k++)
 			free(p->lat[tc][k].x);
-		free(p->inw[tc].x);
 		free(p->wq[tc].x);
 		free(p->byseq[tc]);
 	}
@@ -262,6 +265,38 @@ static void report_dequeues(struct out *o, const char *dir, const char *sname,
 	free(base_s);
 }
 
+/*
+ * in_window_pct of class @tc: the packets shown inside their window out of
+ * all packets sent (one without a TX timestamp counts as not shown), with
+ * its Wilson interval; and the packets with no TX timestamp, counted
+ */
+static void in_window(struct out *o, const struct pkts *p, int tc, const char *const *tcp)
+{
+	double v = (double)p->notx[tc];
+	struct ci ci;
+
+	if (p->sent[tc]) {
+		ci_wilson(p->inside[tc], p->sent[tc], &ci);
+		ci.lo *= 100;
+		ci.hi *= 100;
+		report_estimate(o, "in_window_pct", tcp, "% of packets sent",
+				100.0 * (double)p->inside[tc] / (double)p->sent[tc], p->sent[tc],
+				&ci);
+	}
+	report_metric(o, "no_timestamp", tcp, "packets", &v, 1);
+}
+
+/* The p99 of @x with its order-statistic interval (ci_quantile), when n >= 100 */
+void report_p99(struct out *o, const char *name, const char *const *params, const char *unit,
+		const double *x, size_t n)
+{
+	struct ci ci;
+
+	if (n < STATS_P99_MIN_N || ci_quantile(x, n, 0.99, &ci))
+		return;
+	report_estimate(o, name, params, unit, stats_percentile(x, n, 0.99), n, &ci);
+}
+
 /* The figures of class @tc at the driver */
 static void class_metrics(struct out *o, const struct pkts *p, int tc, const char *sname)
 {
@@ -272,10 +307,12 @@ static void class_metrics(struct out *o, const struct pkts *p, int tc, const cha
 
 	snprintf(tcs, sizeof(tcs), "%d", tc);
 	tcp = (const char *[]){ "tc", tcs, "schedule", sname, NULL };
-	report_metric(o, "in_window_pct", tcp, "%", p->inw[tc].x, p->inw[tc].n);
+	in_window(o, p, tc, tcp);
 	report_metric(o, "violations", tcp, "packets", &v, 1);
 	for (k = 0; k < L_SENDER; k++)
 		report_metric(o, lat_cols[k], tcp, "us", p->lat[tc][k].x, p->lat[tc][k].n);
+	report_p99(o, "gate_lateness_p99_us", tcp, "us", p->lat[tc][L_GATE].x,
+		   p->lat[tc][L_GATE].n);
 	report_metric(o, "sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
 			      "packets", "all", NULL }, "us", p->lat[tc][L_SENDER].x,
 		      p->lat[tc][L_SENDER].n);
@@ -283,8 +320,9 @@ static void class_metrics(struct out *o, const struct pkts *p, int tc, const cha
 			      "packets", "gate-open-at-wake", NULL }, "us",
 		      p->lat[tc][L_SENDER_OPEN].x, p->lat[tc][L_SENDER_OPEN].n);
 	report_metric(o, "wake_to_enqueue_us", tcp, "us", p->wq[tc].x, p->wq[tc].n);
-	fprintf(stderr, "class %d: %zu sent, %zu without TX timestamp, %zu not received, "
-		"%zu outside their window\n", tc, p->sent[tc], p->notx[tc], p->norx[tc], p->viol[tc]);
+	fprintf(stderr, "class %d: %zu sent, %zu inside their window, %zu outside, %zu with no TX "
+		"timestamp, %zu not received\n", tc, p->sent[tc], p->inside[tc], p->viol[tc],
+		p->notx[tc], p->norx[tc]);
 }
 
 int report_packets(struct out *o, const char *dir, const char *sname, struct pkt_counts *pc)
@@ -302,8 +340,9 @@ int report_packets(struct out *o, const char *dir, const char *sname, struct pkt
 		for (tc = 0; tc <= p->maxtc; tc++)
 			class_metrics(o, p, tc, sname);
 		pc->maxtc = p->maxtc;
-		memcpy(pc->viol, p->viol, sizeof(pc->viol));
-		memcpy(pc->sent, p->sent, sizeof(pc->sent));
+		for (tc = 0; tc <= p->maxtc; tc++)
+			pc->cls[tc] = (struct taprio_class_counts){ p->sent[tc], p->inside[tc],
+								    p->viol[tc], p->notx[tc] };
 	}
 	free_packets(p);
 	free(p);
@@ -311,14 +350,12 @@ int report_packets(struct out *o, const char *dir, const char *sname, struct pkt
 }
 
 int report_sender(struct out *o, const char *dir, const char *sname, const char *tag,
-		  double *median)
+		  struct vec *lat0)
 {
 	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
 	char tcs[8];
 	int tc, rc;
 
-	if (median)
-		*median = NAN;
 	rc = read_packets(dir, p);
 	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
 		const char *const *tp;
@@ -330,8 +367,9 @@ int report_sender(struct out *o, const char *dir, const char *sname, const char 
 		report_metric(o, "sender_latency_us", tp, "us", p->lat[tc][L_SENDER].x,
 			      p->lat[tc][L_SENDER].n);
 		report_metric(o, "wake_to_enqueue_us", tp, "us", p->wq[tc].x, p->wq[tc].n);
-		if (median && tc == 0)
-			*median = stats_median(p->lat[0][L_SENDER].x, p->lat[0][L_SENDER].n);
+		if (lat0 && tc == 0)
+			for (size_t i = 0; i < p->lat[0][L_SENDER].n; i++)
+				vpush(lat0, p->lat[0][L_SENDER].x[i]);
 	}
 	free_packets(p);
 	free(p);
@@ -351,7 +389,7 @@ int report_variant(struct out *o, const char *dir, const char *variant)
 
 		snprintf(tcs, sizeof(tcs), "%d", tc);
 		tp = (const char *[]){ "tc", tcs, "schedule", variant, NULL };
-		report_metric(o, "in_window_pct", tp, "%", p->inw[tc].x, p->inw[tc].n);
+		in_window(o, p, tc, tp);
 		report_metric(o, "violations", tp, "packets", &v, 1);
 		report_metric(o, "gate_lateness_us", tp, "us", p->lat[tc][L_GATE].x,
 			      p->lat[tc][L_GATE].n);

@@ -19,7 +19,9 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "interval.h"
 #include "nl.h"
+#include "taprio_judge.h"
 #include "taprio_sched.h"
 
 /* Exit codes of `taprio run` besides 0, 1 and 2 (the driver tells them apart) */
@@ -111,9 +113,17 @@ struct out;
 int report_metric(struct out *o, const char *name, const char *const *params, const char *unit,
 		  const double *x, size_t n);
 
+/* out_estimate(), a failure remembered */
+int report_estimate(struct out *o, const char *name, const char *const *params, const char *unit,
+		    double value, size_t n, const struct ci *ci);
+/* The p99 of @x as an estimate with its order-statistic interval; nothing when n < 100 */
+void report_p99(struct out *o, const char *name, const char *const *params, const char *unit,
+		const double *x, size_t n);
+
 /* report_packets.c: the figures of DIR/packets.csv (and the probe's dequeues) */
 struct pkt_counts {
-	size_t viol[TSCHED_MAX_TC], sent[TSCHED_MAX_TC];
+	/* out of all packets sent: inside, outside, no TX timestamp */
+	struct taprio_class_counts cls[TSCHED_MAX_TC];
 	int maxtc;
 	/* from the probe: -1 when it saw no packet */
 	long long at_dequeue[TSCHED_MAX_TC], after_gate[TSCHED_MAX_TC], seen[TSCHED_MAX_TC];
@@ -123,14 +133,16 @@ int report_packets(struct out *o, const char *dir, const char *sname, struct pkt
 /*
  * report_sender - the sender figures of a run beside the measurement
  * (@dir/packets.csv): sender_latency_us, wake_to_enqueue_us and
- * enqueue_to_tx_us with params {tc, schedule, packets: @tag}. *@median (may
- * be NULL): class 0's median sender latency, NAN without packets.
+ * enqueue_to_tx_us with params {tc, schedule, packets: @tag}. @lat0 (may
+ * be NULL): class 0's sender latency samples appended.
  */
 int report_sender(struct out *o, const char *dir, const char *sname, const char *tag,
-		  double *median);
+		  struct vec *lat0);
 /*
  * report_variant - the figures of one variant of a tuning sweep: violations,
- * in_window_pct and gate_lateness_us with params {tc, schedule: @variant}.
+ * no_timestamp, in_window_pct (an estimate out of all packets sent: its
+ * "median" is the fraction in %, "n" the packets sent) and gate_lateness_us
+ * with params {tc, schedule: @variant}.
  */
 int report_variant(struct out *o, const char *dir, const char *variant);
 

@@ -7,8 +7,9 @@
  *   kind,tc,scale,window_us,cycle_us,packets,violations,in_window_pct,
  *   p99_lateness_us,median_lateness_us
  * (a figure the variant does not have is an empty field), and
- * DIR/tune-recommendation.txt: per class, the shortest window with no
- * violation and a p99 gate lateness within the bound. A variant without
+ * DIR/tune-recommendation.txt: per class, the shortest window with every
+ * packet sent inside it (in_window_pct 100: none outside, none without a
+ * TX timestamp) and a p99 gate lateness within the bound. A variant without
  * both figures (not measured, or too few packets for a p99) is never
  * recommended.
  */
@@ -76,9 +77,10 @@ static void row_windows(struct tune_row *r, const struct tsched *s)
 
 static void row_figures(struct tune_row *r, json_t *root)
 {
+	/* in_window_pct is an estimate: "median" the % of packets sent, "n" those sent */
 	r->packets = figure(root, "in_window_pct", r->tc, "n");
 	r->violations = figure(root, "violations", r->tc, "median");
-	r->in_window = figure(root, "in_window_pct", r->tc, "mean");
+	r->in_window = figure(root, "in_window_pct", r->tc, "median");
 	r->p99 = figure(root, "gate_lateness_us", r->tc, "p99");
 	r->median = figure(root, "gate_lateness_us", r->tc, "median");
 }
@@ -181,7 +183,7 @@ static int write_table(const char *dir, const struct rows *rows)
 static bool judged(const struct tune_row *r, int tc)
 {
 	return !strcmp(r->kind, "window") && r->tc == tc && !isnan(r->violations) &&
-	       !isnan(r->p99) && r->window_us >= 0;
+	       !isnan(r->in_window) && !isnan(r->p99) && r->window_us >= 0;
 }
 
 static void recommend_class(FILE *f, const struct rows *rows, int tc, double bound)
@@ -194,11 +196,11 @@ static void recommend_class(FILE *f, const struct rows *rows, int tc, double bou
 
 		if (!judged(r, tc))
 			continue;
-		if (r->violations == 0 && r->p99 <= bound &&
+		if (r->violations == 0 && r->in_window == 100 && r->p99 <= bound &&
 		    (!best || r->window_us < best->window_us))
 			best = r;
-		if (!near || r->violations < near->violations ||
-		    (r->violations == near->violations && r->p99 < near->p99))
+		if (!near || r->in_window > near->in_window ||
+		    (r->in_window == near->in_window && r->p99 < near->p99))
 			near = r;
 	}
 	if (best)
@@ -206,8 +208,9 @@ static void recommend_class(FILE *f, const struct rows *rows, int tc, double bou
 			best->window_us, best->scale);
 	else if (near)
 		fprintf(f, "class %d: no window of the sweep met the bound; nearest: window %lld us "
-			"(scale %s): %.0f of %.0f packets outside, p99 %.0f us\n", tc,
-			near->window_us, near->scale, near->violations, near->packets, near->p99);
+			"(scale %s): %.1f%% of %.0f packets sent inside (%.0f outside), p99 %.0f "
+			"us\n", tc, near->window_us, near->scale, near->in_window, near->packets,
+			near->violations, near->p99);
 	else
 		fprintf(f, "class %d: no window of the sweep met the bound; nearest: none measured "
 			"(no variant has both its violations and a p99)\n", tc);
@@ -224,7 +227,8 @@ static int write_recommendation(const char *dir, const struct rows *rows, const 
 	rc = atomic_open(&af, path);
 	if (rc)
 		return rc;
-	fprintf(af.f, "schedule: %s; bound: p99 gate lateness <= %g us and no violation\n",
+	fprintf(af.f, "schedule: %s; bound: p99 gate lateness <= %g us and every packet sent "
+		"inside its window\n",
 		name, bound);
 	for (tc = 0; tc < num_tc; tc++)
 		recommend_class(af.f, rows, tc, bound);
