@@ -50,7 +50,8 @@ log run "run $run_id in $rundir"
 [ -z "${LAB_TAPRIO_SCHEDULE_FILE:-}" ] || cp -- "$LAB_TAPRIO_SCHEDULE_FILE" "$rundir/taprio.sched"
 [ -z "${LAB_TAPRIO_TUNE_FILE:-}" ] || cp -- "$LAB_TAPRIO_TUNE_FILE" "$rundir/taprio-tune.sched"
 {
-	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q\n' "$run_id" "$profile" "$trace"
+	# LAB_HOST_CPUS: the host's CPUs, which workloads compare with their vCPUs
+	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q LAB_HOST_CPUS=%q\n' "$run_id" "$profile" "$trace" "$(nproc)"
 	# shellcheck disable=SC2016 # $LAB_OUT is the guest's
 	if [ -n "${LAB_TAPRIO_SCHEDULE_FILE:-}" ]; then
 		printf 'export LAB_TAPRIO_SCHEDULE="$LAB_OUT/taprio.sched"\n'

@@ -2,7 +2,7 @@
 # update/lookup-and-delete, ns per operation against the value size, from
 # user space (syscalls) and in-program (helpers; the hash's in-program
 # lookup_delete is a lookup then a delete), with the queue's push and pop
-# in grey for reference. Median of the samples, error bars min to max.
+# in grey for reference. Median of all batches, error bars its 95 % interval.
 # input: bpfqs/ns-per-op.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'
@@ -11,8 +11,8 @@ stats data using 5 skip 1 nooutput
 nmin = STATS_min
 sel(p, m, o) = strcol(1) eq p && strcol(2) eq m && strcol(3) eq o
 pos(y) = y > 0 ? y : NaN
-stats data using (pos($9)) skip 1 nooutput name 'LO'
-stats data using (pos($10)) skip 1 nooutput name 'HI'
+stats data using (pos($7)) skip 1 nooutput name 'LO'
+stats data using (pos($8)) skip 1 nooutput name 'HI'
 
 set title 'Baselines: array and hash maps against the queue, per operation by value size, user space against in-program'
 set xlabel 'value size [bytes]'
@@ -24,15 +24,15 @@ set xrange [*:*] noextend
 set yrange [(LO_min > 1 ? LO_min / 1.5 : 0.5) : HI_max * 30]
 set offsets graph 0.03, graph 0.03, 0, 0
 set key top left maxrows 6
-set label 1 sprintf('median of %d samples per point; bars: min to max; in-program: empty loop subtracted, values <= 0 (below the resolution: the verifier inlines array lookups) not drawn', nmin) \
+set label 1 sprintf('median of all %d batches per point; bars: 95 %% interval of the median; in-program: empty loop subtracted, values <= 0 (below the resolution: the verifier inlines array lookups) not drawn', nmin) \
 	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
 set bmargin 5
 set style line 7 lc rgb '#999999' lw 1.5 pt 1 ps 0.6
 maps = 'array array hash hash'
 ops = 'update lookup update lookup_delete'
-plot for [i=1:4] data using 4:(sel('user', word(maps, i), word(ops, i)) ? pos($6) : NaN):(pos($9)):(pos($10)) skip 1 \
+plot for [i=1:4] data using 4:(sel('user', word(maps, i), word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
 	with yerrorlines ls i title 'user space: '.word(maps, i).' '.word(ops, i), \
-     for [i=1:4] data using 4:(sel('prog', word(maps, i), word(ops, i)) ? pos($6) : NaN):(pos($9)):(pos($10)) skip 1 \
+     for [i=1:4] data using 4:(sel('prog', word(maps, i), word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
 	with yerrorlines ls i dt 2 title 'in-program: '.word(maps, i).' '.word(ops, i), \
      data using 4:(sel('user', 'queue', 'push') ? pos($6) : NaN) skip 1 with linespoints ls 7 title 'user space: queue push', \
      data using 4:(sel('prog', 'queue', 'push') ? pos($6) : NaN) skip 1 with linespoints ls 7 dt 2 title 'in-program: queue push'

@@ -1,8 +1,8 @@
 # Contention: P threads, each pinned to its own vCPU, each running the
 # in-program push+pop loop, on one shared map or on a map per thread.
-# Operations per second against P: the aggregate (all operations over the
-# window's wall time) and the median thread. Median of the windows, error
-# bars min to max.
+# Operations per second against P: the aggregate (all completed operations
+# over the window's wall time) and the median thread. Median of the windows,
+# error bars its 95 % interval. P goes up to min(vCPUs, host CPUs).
 # input: bpfqs/contention.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/contention.csv'
@@ -13,24 +13,24 @@ stats data using 2 skip 1 nooutput name 'P'
 sel(m, s) = strcol(1) eq m && strcol(3) eq s
 
 set title 'Contention: push+pop throughput against threads, one shared map against a map per thread (wall clock)'
-set xlabel 'threads (one per vCPU)'
+set xlabel 'threads (one per vCPU, at most the host CPUs)'
 set ylabel 'throughput [million operations/s]'
 set xtics 1
 set xrange [0.7 : P_max + 0.3]
 set yrange [0:*]
 set offsets 0, graph 0.05, graph 0.25, 0
 set key top left maxrows 4
-set label 1 sprintf('median of %d windows per point; bars: min to max; push and pop count one operation each; wall clock includes the time the host takes the vCPUs away', nmin) \
+set label 1 sprintf('median of %d windows per point; bars: 95 %% interval of the median; push and pop count one operation each; wall clock includes the time the host takes the vCPUs away', nmin) \
 	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
 set bmargin 5
-plot data using 2:(sel('queue', 'yes') ? $5 : NaN):7:8 skip 1 with yerrorlines ls 1 title 'queue, shared: all threads', \
-     data using 2:(sel('queue', 'no') ? $5 : NaN):7:8 skip 1 with yerrorlines ls 1 dt 2 title 'queue, per-thread maps: all threads', \
-     data using 2:(sel('stack', 'yes') ? $5 : NaN):7:8 skip 1 with yerrorlines ls 2 title 'stack, shared: all threads', \
-     data using 2:(sel('stack', 'no') ? $5 : NaN):7:8 skip 1 with yerrorlines ls 2 dt 2 title 'stack, per-thread maps: all threads', \
-     data using 2:(sel('queue', 'yes') ? $10 : NaN) skip 1 with linespoints ls 3 title 'queue, shared: per thread (median)', \
-     data using 2:(sel('queue', 'no') ? $10 : NaN) skip 1 with linespoints ls 3 dt 2 title 'queue, per-thread maps: per thread', \
-     data using 2:(sel('stack', 'yes') ? $10 : NaN) skip 1 with linespoints ls 4 title 'stack, shared: per thread (median)', \
-     data using 2:(sel('stack', 'no') ? $10 : NaN) skip 1 with linespoints ls 4 dt 2 title 'stack, per-thread maps: per thread'
+plot data using 2:(sel('queue', 'yes') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 1 title 'queue, shared: all threads', \
+     data using 2:(sel('queue', 'no') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 1 dt 2 title 'queue, per-thread maps: all threads', \
+     data using 2:(sel('stack', 'yes') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 2 title 'stack, shared: all threads', \
+     data using 2:(sel('stack', 'no') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 2 dt 2 title 'stack, per-thread maps: all threads', \
+     data using 2:(sel('queue', 'yes') ? $9 : NaN) skip 1 with linespoints ls 3 title 'queue, shared: per thread (median)', \
+     data using 2:(sel('queue', 'no') ? $9 : NaN) skip 1 with linespoints ls 3 dt 2 title 'queue, per-thread maps: per thread', \
+     data using 2:(sel('stack', 'yes') ? $9 : NaN) skip 1 with linespoints ls 4 title 'stack, shared: per thread (median)', \
+     data using 2:(sel('stack', 'no') ? $9 : NaN) skip 1 with linespoints ls 4 dt 2 title 'stack, per-thread maps: per thread'
 
 out = rundir.'/bpfqs/contention'
 @save

@@ -1,7 +1,7 @@
 # BPF queue map: ns per push, peek and pop against the value size, from user
 # space (bpf syscalls) and from a program (helpers in a bpf_loop, the empty
-# loop subtracted), and the in-program push+pop pair. Median of the samples,
-# error bars from the smallest to the largest sample (bpfqs).
+# loop subtracted), and the in-program push+pop pair. Median of all batches,
+# error bars its 95 % interval (bpfqs).
 # input: bpfqs/ns-per-op.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'
@@ -12,8 +12,8 @@ nmin = STATS_min
 sel(p, o) = strcol(1) eq p && strcol(2) eq map && strcol(3) eq o
 pos(y) = y > 0 ? y : NaN
 # y range: the drawn values, with room for the legend above
-stats data using (strcol(2) eq map ? pos($9) : NaN) skip 1 nooutput name 'LO'
-stats data using (strcol(2) eq map ? pos($10) : NaN) skip 1 nooutput name 'HI'
+stats data using (strcol(2) eq map ? pos($7) : NaN) skip 1 nooutput name 'LO'
+stats data using (strcol(2) eq map ? pos($8) : NaN) skip 1 nooutput name 'HI'
 set yrange [LO_min / 1.5 : HI_max * 8]
 
 set title 'BPF '.map.' map: cost per operation by value size, user space (syscall) against in-program (helper)'
@@ -25,15 +25,15 @@ set format x '%g'
 set xrange [*:*] noextend
 set offsets graph 0.03, graph 0.03, 0, 0
 set key top left
-set label 1 sprintf('median of %d samples per point (each the fastest of batches spread over the run); bars: min to max; in-program: empty loop subtracted', nmin) \
+set label 1 sprintf('median of all %d batches per point (none left out); bars: 95 %% interval of the median (within this boot); in-program: empty loop subtracted', nmin) \
 	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
 set bmargin 5
 ops = 'push peek pop'
-plot for [i=1:3] data using 4:(sel('user', word(ops, i)) ? pos($6) : NaN):(pos($9)):(pos($10)) skip 1 \
+plot for [i=1:3] data using 4:(sel('user', word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
 	with yerrorlines ls i title 'user space: '.word(ops, i), \
-     for [i=1:3] data using 4:(sel('prog', word(ops, i)) ? pos($6) : NaN):(pos($9)):(pos($10)) skip 1 \
+     for [i=1:3] data using 4:(sel('prog', word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
 	with yerrorlines ls i dt 2 title 'in-program: '.word(ops, i), \
-     data using 4:(sel('prog', 'push_pop') ? pos($6) : NaN):(pos($9)):(pos($10)) skip 1 \
+     data using 4:(sel('prog', 'push_pop') ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
 	with yerrorlines ls 4 dt 3 title 'in-program: push+pop pair'
 
 out = rundir.'/bpfqs/queue'

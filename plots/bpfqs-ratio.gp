@@ -1,8 +1,8 @@
 # How much the syscall path costs against the in-program path: user-space
 # ns per operation over in-program ns per operation, per operation and map,
-# against the value size. Median of the per-sample ratios, error bars min to
-# max. Figures whose in-program cost is below the resolution are left out
-# (see ratio.csv's note column).
+# against the value size. Ratio of the medians, error bars its 95 % bootstrap
+# interval. Figures whose in-program cost is below the resolution are left
+# out (see ratio.csv's note column).
 # input: bpfqs/ratio.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ratio.csv'
@@ -24,7 +24,7 @@ set xrange [*:*] noextend
 set yrange [LO_min / 1.5 : HI_max * 6]
 set offsets graph 0.03, graph 0.03, 0, 0
 set key top right maxrows 5
-set label 1 sprintf('median of %d per-sample ratios per point (user-space sample i over in-program sample i); bars: min to max', nmin) \
+set label 1 sprintf('median of %d user-space batches over median of the in-program ones per point; bars: 95 %% bootstrap interval', nmin) \
 	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
 set label 2 'hash lookup_delete: in-program it is a lookup and a delete, which copy no value; the syscall copies the value out, so its ratio grows with the value size' \
 	at screen 0.01, 0.04 left font ',8' tc rgb '#444444'

@@ -9,14 +9,15 @@
  *   conform_input.c  `conform`'s bad-input cases (this program run again)
  *   run.c          `run`: options, the measurement's parts, setup.csv
  *   rounds.c       the single-thread figures: units measured in rounds,
- *                  batches and samples CSV files
+ *                  the batches CSV files
  *   user.c         a unit from user space (bpf syscalls)
- *   prog.c         a unit from BPF programs (bpf_loop, BPF_PROG_TEST_RUN)
+ *   prog.c         a unit from BPF programs (bpf_loop, BPF_PROG_TEST_RUN),
+ *                  the test run's fixed cost and the repeat calibration
  *   contention.c   1..P pinned threads on shared or per-thread maps
- *   report.c       `report`: the samples CSV files into summary.json
+ *   report.c       `report`: the batches CSV files into summary.json
  *   series.c       the figures report reads back, and their order
- *   figures.c      the per-figure CSV files the plots read
- *   targets.c      the CV target into targets.json, notes.md
+ *   figures.c      the per-figure CSV files the plots read, the ratios
+ *   targets.c      the targets into targets.json, notes.md
  *   probe_load.c   `probe-load`: a known load for probes/bpf_map.bt
  *
  * Everything but `report` creates maps or loads programs: run it in the
@@ -32,6 +33,7 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 
+#include "output.h"
 #include "stats.h"
 
 struct bpfqs_bpf;
@@ -52,8 +54,20 @@ struct bpf_program;
 /* Memory one benchmark map may take (capacity x value size) */
 #define MAP_BUDGET (64u << 20)
 
-/* The figures' target: coefficient of variation at most 5 % */
-#define CV_TARGET 0.05
+/*
+ * The targets (targets.c; workloads/bpfqs/notes.md says why these):
+ * the kernel's timer cost per BPF_PROG_TEST_RUN call, spread over the
+ * repeat, under 1 % of every in-program figure; the in-program push+pop
+ * pair within 20 % of push + pop measured apart; queue and stack push
+ * (one kernel function) within 10 % of each other; per-thread maps at P
+ * threads at least 80 % of P x one thread.
+ */
+#define CLOCK_LIMIT_PCT 1.0
+#define PAIR_LIMIT_PCT 20.0
+#define PARITY_LIMIT_PCT 10.0
+#define SCALING_MIN_PCT 80.0
+/* The repeat calibration aims at half the limit: the pilot figure is noisy */
+#define CLOCK_AIM_PCT 0.5
 
 #define MAX_LIST 32
 
@@ -114,18 +128,20 @@ struct cfg {
 	size_t n_vsizes;
 	unsigned int threads[MAX_LIST];
 	size_t n_threads;
-	size_t samples, warmup;
+	size_t rounds, warmup;		/* single-thread: measured and warm-up rounds */
+	size_t windows, window_warmup;	/* contention: measured and warm-up windows */
 	bool part_user, part_prog, part_cont;
 	int cpu;
 	/* from the profile */
-	unsigned int batches;		/* timed batches per sample */
 	unsigned int user_batch;	/* operations per user-space batch (at most) */
 	unsigned int prog_k;		/* operations per program run (power of 2) */
-	unsigned int prog_repeat;	/* runs per BPF_PROG_TEST_RUN call (one batch) */
+	unsigned int repeat_max;	/* runs per BPF_PROG_TEST_RUN call, at most */
 	unsigned int cont_repeat;	/* runs per call in the contention test */
-	double window_s;		/* contention: seconds per sample */
+	double window_s;		/* contention: seconds per window */
 	unsigned int cont_vsize;	/* contention: value size */
-	unsigned int ncpus;
+	unsigned int ncpus;		/* the guest's vCPUs this process may use */
+	unsigned int host_cpus;		/* the host's CPUs (--host-cpus), 0: unknown */
+	unsigned int max_threads;	/* min(ncpus, host_cpus) */
 };
 
 /*
@@ -158,7 +174,6 @@ struct unit {
 	const char *op[MAX_OPS];
 	double *v[MAX_OPS];		/* per round: ns per operation (user) or per run (prog) */
 	double *empty;			/* prog: per round, the empty loop's ns per run */
-	double floor[MAX_OPS], floor_empty;	/* batches below are anomalies */
 	/* user space */
 	int fd;
 	unsigned int b;			/* operations per batch */
@@ -167,6 +182,10 @@ struct unit {
 	struct bpfqs_bpf *skel;
 	struct bpf_program *progs[MAX_OPS];
 	unsigned int kops, repeat;
+	/* the repeat calibration: the pilot's smallest resolved figure, the repeat it asked for */
+	double pilot_ns_per_op;
+	unsigned int repeat_needed;
+	const char *repeat_limit;	/* what capped the repeat, or "none" */
 };
 
 /* What a unit of one path does: set up, one round r, (its own) clean-up */
@@ -180,6 +199,17 @@ extern const struct unit_ops user_ops, prog_ops;
 /* The cost of a clock read pair, subtracted from every user-space batch (rounds.c) */
 extern double clock_cost_ns;
 void measure_clock_cost(void);
+
+/*
+ * The kernel's fixed cost inside the BPF_PROG_TEST_RUN timer per call (its
+ * clock reads), measured by prog_timer_cost() (prog.c): the estimate of
+ * every pair of calls, and their median.
+ */
+#define TIMER_PAIRS 101
+#define TIMER_REPEAT 64
+extern double timer_pair_ns[TIMER_PAIRS];
+extern double timer_call_ns;
+int prog_timer_cost(void);
 
 /* ---- conform.c, conform_input.c ---------------------------------------- */
 
@@ -197,8 +227,10 @@ struct series {
 	unsigned int threads;		/* 0: none */
 	bool shared;
 	unsigned int k;			/* prog: operations per run */
+	unsigned int repeat;		/* prog: runs per BPF_PROG_TEST_RUN call */
+	double min_run;			/* prog: the fastest batch's ns per run (no empty loop subtracted) */
 	size_t n, cap;
-	double *x;			/* the samples after warm-up */
+	double *x;			/* the batches (windows) after warm-up */
 	struct stats st;
 	bool have_st;
 };
@@ -217,7 +249,10 @@ struct series *find_series(const char *metric, enum kind k, const char *op, unsi
 bool find_series_metric(const char *metric);
 /* The indexes of the first @n series by metric, map, op, value size, shared, threads */
 size_t *series_sorted(size_t n);
-/* The series' metric into summary.json, its statistics into ->st */
+/*
+ * The series' metric into summary.json (and for ns per operation its
+ * fastest batch as METRIC_best), its statistics into ->st
+ */
 int series_publish(struct out *o, struct series *s);
 void series_free_all(void);
 /* Whether an in-program figure is below what the empty-loop subtraction resolves */
@@ -229,7 +264,30 @@ bool below_resolution(const struct series *s, const struct series **empty);
 int write_ratios(struct out *o, const char *dir, char *why, size_t len);
 int write_ns_per_op(const char *dir, char *why, size_t len);
 int write_contention(const char *dir, char *why, size_t len);
-int write_targets(struct out *o, const char *dir, unsigned int ncpus, size_t anomalies,
-		  char *why, size_t len);
+/* The series of @metric with the contention parameters (map, threads, shared) of @s */
+const struct series *cont_sibling(const struct series *s, const char *metric);
+
+/* What report read besides the series, for the targets and notes.md */
+struct run_facts {
+	unsigned int vcpus, host_cpus;	/* host_cpus 0: unknown */
+	double timer_call_ns;		/* NAN: not measured */
+	size_t timer_n;
+	/* per in-program unit: what capped its repeat */
+	struct {
+		enum kind kind;
+		unsigned int vsize, repeat, needed;
+		char limit[32];
+	} units[64];
+	size_t n_units;
+};
+
+/* The pure judgements of targets.c, on numbers */
+double clock_overhead_pct(double timer_call_ns, unsigned int repeat, unsigned int k, double ns_per_op);
+enum target_verdict judge_at_most(double measured, double limit);
+enum target_verdict judge_at_least(double measured, double limit);
+/* 100 x |ratio - 1| */
+double deviation_pct(double ratio);
+
+int write_targets(struct out *o, const char *dir, const struct run_facts *f, char *why, size_t len);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfqs run, contention: 1..P threads, thread i pinned to vCPU i, each
- * running the in-program push+pop loop on one shared map or on its own;
- * every window's throughput into contention-samples.csv.
+ * bpfqs run, contention: 1..P threads (P at most min(vCPUs, host CPUs)),
+ * thread i pinned to vCPU i, each running the in-program push+pop loop on
+ * one shared map or on its own; every window's throughput into
+ * contention-windows.csv.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -18,8 +19,6 @@
 #include "bpfqs.h"
 #include "bpfqs.skel.h"
 
-#define MAX_CALLS 65536
-
 struct worker {
 	pthread_t tid;
 	int cpu;
@@ -27,10 +26,9 @@ struct worker {
 	unsigned int repeat;
 	double window_s;
 	pthread_barrier_t *start;
-	double *call_ns;		/* each call's mean ns per run */
 	/* results of one window */
 	unsigned int calls;
-	unsigned long long ops;
+	unsigned long long ops;		/* operations of the calls completed */
 	double seconds;
 	int rc;
 };
@@ -55,8 +53,7 @@ static void *worker_main(void *arg)
 		w->rc = test_run(w->skel, w->skel->progs.bench_push_pop, w->repeat, &ns);
 		if (w->rc)
 			break;
-		if (w->calls < MAX_CALLS)
-			w->call_ns[w->calls++] = ns;
+		w->calls++;
 		w->ops += per_call;
 		t1 = mono_ns();
 	} while (t1 < end);
@@ -66,8 +63,8 @@ static void *worker_main(void *arg)
 
 /*
  * One contention configuration: a map type, P threads, shared map or not;
- * its samples, warm-up ones first: agg and run one per window, per one per
- * thread and window (with the thread's vCPU in per_cpu).
+ * its windows, warm-up ones first: agg one per window, per one per thread
+ * and window (with the thread's vCPU in per_cpu).
  */
 struct cont {
 	enum kind kind;
@@ -76,7 +73,7 @@ struct cont {
 	unsigned int k;
 	struct worker w[MAX_LIST];
 	unsigned int made;
-	double *agg, *run, *per, *per_cpu;
+	double *agg, *per, *per_cpu;
 	size_t n;			/* windows measured */
 };
 
@@ -86,13 +83,12 @@ static bool measured;		/* every window ran */
 
 static int cont_setup(const struct cfg *c, struct cont *x)
 {
-	size_t total = c->warmup + c->samples;
+	size_t total = c->window_warmup + c->windows;
 	int share = -1;
 	unsigned int i;
 
 	x->k = c->prog_k;
 	x->agg = lab_calloc(total, sizeof(double), "the samples");
-	x->run = lab_calloc(total, sizeof(double), "the samples");
 	x->per = lab_calloc(total * x->nthreads, sizeof(double), "the samples");
 	x->per_cpu = lab_calloc(total * x->nthreads, sizeof(double), "the samples");
 	for (i = 0; i < x->nthreads; i++) {
@@ -107,14 +103,14 @@ static int cont_setup(const struct cfg *c, struct cont *x)
 		w->cpu = (int)i;
 		w->repeat = c->cont_repeat;
 		w->window_s = c->window_s;
-		w->call_ns = lab_calloc(MAX_CALLS, sizeof(double), "the calls");
 	}
 	return 0;
 }
 
-/* Start the workers of @x and wait for them */
-static int cont_threads(struct cont *x)
+/* Start the workers of @x and wait for them; the wall time from the start to the last join into *@wall */
+static int cont_threads(struct cont *x, double *wall)
 {
+	uint64_t t0;
 	pthread_barrier_t start;
 	unsigned int i;
 	int rc;
@@ -129,8 +125,10 @@ static int cont_threads(struct cont *x)
 			lab_die("pthread_create: %s", lab_errname(rc));
 	}
 	pthread_barrier_wait(&start);
+	t0 = mono_ns();
 	for (i = 0; i < x->nthreads; i++)
 		pthread_join(x->w[i].tid, NULL);
+	*wall = (double)(mono_ns() - t0) / 1e9;
 	pthread_barrier_destroy(&start);
 	return 0;
 }
@@ -138,18 +136,17 @@ static int cont_threads(struct cont *x)
 /*
  * One window: P threads, thread i pinned to vCPU i, each running the
  * in-program push+pop loop (push and pop count as one operation each).
- * contended_mops: all threads' operations over the window's wall time;
- * contended_thread_mops: each thread's operations over its own wall time;
- * contended_running_mops: the sum of the threads' rates in their median
- * call (2 K operations per run over the kernel's mean ns per run), the
- * throughput while the vCPUs run, without the time the host took them away.
+ * contended_mops: the operations of all calls completed over the phase's
+ * wall time (from the threads' start to the last one's end, measured by
+ * the main thread); contended_thread_mops: each thread's operations over
+ * its own time.
  */
 static int cont_window(struct cont *x)
 {
-	double wall = 0, sum = 0, rates = 0;
+	double wall, sum = 0;
 	unsigned int i;
 
-	if (cont_threads(x))
+	if (cont_threads(x, &wall))
 		return -1;
 	for (i = 0; i < x->nthreads; i++) {
 		struct worker *w = &x->w[i];
@@ -161,15 +158,11 @@ static int cont_window(struct cont *x)
 				 w->rc ? lab_errname(w->rc) : "no call finished");
 			return -1;
 		}
-		if (w->seconds > wall)
-			wall = w->seconds;
 		sum += (double)w->ops;
-		rates += 2.0 * x->k / stats_median(w->call_ns, w->calls) * 1e3;
 		x->per[at] = (double)w->ops / w->seconds / 1e6;
 		x->per_cpu[at] = w->cpu;
 	}
 	x->agg[x->n] = sum / wall / 1e6;
-	x->run[x->n] = rates;
 	x->n++;
 	return 0;
 }
@@ -209,14 +202,14 @@ static int contention_setup(const struct cfg *c)
  */
 static int contention_measure(const struct cfg *c)
 {
-	size_t total = c->warmup + c->samples, s, i;
+	size_t total = c->window_warmup + c->windows, s, i;
 	uint64_t t0 = mono_ns();
 
 	for (s = 0; s < total; s++) {
 		for (i = 0; i < n_conts; i++)
 			if (cont_window(&conts[i]))
 				return -1;
-		fprintf(stderr, "bpfqs: contention sample %zu of %zu after %.1f s\n", s + 1, total,
+		fprintf(stderr, "bpfqs: contention window %zu of %zu after %.1f s\n", s + 1, total,
 			(mono_ns() - t0) / 1e9);
 	}
 	measured = true;
@@ -232,7 +225,7 @@ static void cont_row(FILE *f, const struct cont *x, size_t sample, bool warmup, 
 	fputc('\n', f);
 }
 
-/* Per configuration: the aggregate samples, the threads', the running ones */
+/* Per configuration: the aggregate windows, then the threads' */
 static void cont_rows(FILE *f, const struct cont *x, size_t warmup)
 {
 	size_t j;
@@ -241,24 +234,22 @@ static void cont_rows(FILE *f, const struct cont *x, size_t warmup)
 		cont_row(f, x, j, j < warmup, "aggregate", -1, x->agg[j]);
 	for (j = 0; j < x->n * x->nthreads; j++)
 		cont_row(f, x, j / x->nthreads, j / x->nthreads < warmup, "thread", x->per_cpu[j], x->per[j]);
-	for (j = 0; j < x->n; j++)
-		cont_row(f, x, j, j < warmup, "running", -1, x->run[j]);
 }
 
-/* contention-samples.csv; the header only when the measurement did not finish */
+/* contention-windows.csv; the header only when the measurement did not finish */
 static int contention_write(const struct cfg *c)
 {
 	struct atomic_file f;
 	size_t i;
 
-	if (csv_open(&f, c->out, "contention-samples.csv", "map,threads,shared,sample,warmup,what,cpu,mops")) {
-		run_fail("cannot write %s/contention-samples.csv", c->out);
+	if (csv_open(&f, c->out, "contention-windows.csv", "map,threads,shared,window,warmup,what,cpu,mops")) {
+		run_fail("cannot write %s/contention-windows.csv", c->out);
 		return -1;
 	}
 	for (i = 0; measured && i < n_conts; i++)
-		cont_rows(f.f, &conts[i], c->warmup);
+		cont_rows(f.f, &conts[i], c->window_warmup);
 	if (atomic_commit(&f)) {
-		run_fail("cannot write %s/contention-samples.csv", c->out);
+		run_fail("cannot write %s/contention-windows.csv", c->out);
 		return -1;
 	}
 	return 0;
@@ -270,12 +261,9 @@ static void contention_cleanup(void)
 	unsigned int t;
 
 	for (i = 0; i < n_conts; i++) {
-		for (t = 0; t < conts[i].made; t++) {
+		for (t = 0; t < conts[i].made; t++)
 			bpfqs_bpf__destroy(conts[i].w[t].skel);
-			free(conts[i].w[t].call_ns);
-		}
 		free(conts[i].agg);
-		free(conts[i].run);
 		free(conts[i].per);
 		free(conts[i].per_cpu);
 	}

@@ -14,8 +14,10 @@
 # report rewrites (and fsyncs) summary.json once per metric and target,
 # which over the 9p share took half a minute under TCG.
 #
-# Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC.
-# LAB_BPFQS_ARGS adds options to `bpfqs run` (see `bpfqs run --help`).
+# Run by bench/guest-run.sh with $LAB_WL_OUT, $LAB_PROFILE and $LAB_SRC;
+# $LAB_HOST_CPUS (the host's CPU count, from bench/run.sh) caps the
+# contention threads. LAB_BPFQS_ARGS adds options to `bpfqs run` (see
+# `bpfqs run --help`).
 #
 # trace-events: syscalls:sys_enter_bpf syscalls:sys_exit_bpf
 set -eu
@@ -60,6 +62,7 @@ esac
 	echo "name,value"
 	echo "kernel_release,$(uname -r)"
 	echo "vcpus,$(nproc)"
+	echo "host_cpus,${LAB_HOST_CPUS:-unknown}"
 	echo "bpf_jit_enable,$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo unknown)"
 	echo "clocksource,$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 	echo "profile,$profile"
@@ -86,8 +89,14 @@ to_share() {
 
 # 2. The measurement (quiet guest: no probe attached); its messages in
 # run.log, the last line the reason when it fails
+host=()
+if [ -n "${LAB_HOST_CPUS:-}" ]; then
+	host=(--host-cpus "$LAB_HOST_CPUS")
+else
+	echo "bpfqs: LAB_HOST_CPUS is not set: contention threads up to the vCPUs, which may outnumber the host's CPUs" >&2
+fi
 # shellcheck disable=SC2086 # LAB_BPFQS_ARGS is a word list
-if ! phase run "$bin" run --profile "$profile" --out "$stage" ${LAB_BPFQS_ARGS:-} 2>"$out/run.log"; then
+if ! phase run "$bin" run --profile "$profile" --out "$stage" "${host[@]}" ${LAB_BPFQS_ARGS:-} 2>"$out/run.log"; then
 	why=$(sed -n 's/^bpfqs: run failed: //p' "$out/run.log" | tail -1)
 	failures+=("bpfqs run failed: ${why:-see run.log}")
 fi

@@ -2,14 +2,17 @@
 /*
  * bpfqs report --out DIR [--failed REASON]...: the one place summary.json
  * and targets.json are made. Reads what `bpfqs run` wrote into DIR
- * (setup.csv, the samples and batches CSV files), publishes every figure
- * as a metric, writes the per-figure CSV files the plots read, judges the
- * CV target and closes the summary: status "ok", or "failed" with the
- * reasons given by --failed and any file that could not be read or written.
- * Exit code 1 when a file could not be read or written.
+ * (setup.csv, the batches, prog-repeat.csv, prog-timer.csv,
+ * contention-windows.csv), publishes every figure as a metric (the median
+ * over all batches after warm-up, with its 95 % interval), writes the
+ * per-figure CSV files the plots read, judges the targets and closes the
+ * summary: status "ok", or "failed" with the reasons given by --failed and
+ * any file that could not be read or written. Exit code 1 when a file
+ * could not be read or written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,18 +126,26 @@ static int user_row(const struct csv *c, const int *col, char *why, size_t len)
 /* The empty loop's rows are its ns per run, the operations' their ns per operation */
 static int prog_row(const struct csv *c, const int *col, char *why, size_t len)
 {
-	double vsize, warm, k, run_ns, x;
+	double vsize, warm, k, repeat, run_ns, x;
 	const char *op = csv_field(c, col[1]);
 	bool empty = !strcmp(op, "empty");
 	struct series *s;
 	int kind = kind_field(c, col[0], why, len);
 
 	if (kind < 0 || num(c, col[2], &vsize, why, len) || num(c, col[3], &warm, why, len) ||
-	    num(c, col[4], &k, why, len) || num(c, col[5], &run_ns, why, len) || num(c, col[6], &x, why, len))
+	    num(c, col[4], &k, why, len) || num(c, col[5], &repeat, why, len) ||
+	    num(c, col[6], &run_ns, why, len) || num(c, col[7], &x, why, len))
 		return -1;
+	if (k < 1 || repeat < 1) {
+		snprintf(why, len, "%s:%zu: k %g and repeat %g must be at least 1", c->path, c->lineno, k, repeat);
+		return -1;
+	}
 	s = series_get(empty ? "prog_empty_ns_per_run" : "prog_ns_per_op", "ns", kind, empty ? NULL : op,
 		       (unsigned int)vsize, 0, false);
 	s->k = (unsigned int)k;
+	s->repeat = (unsigned int)repeat;
+	if (!warm && (!s->n || run_ns < s->min_run))
+		s->min_run = run_ns;
 	if (!warm)
 		series_add(s, empty ? run_ns : x);
 	return 0;
@@ -145,7 +156,6 @@ static int cont_row(const struct csv *c, const int *col, char *why, size_t len)
 	static const char *const metric[][2] = {
 		{ "aggregate", "contended_mops" },
 		{ "thread", "contended_thread_mops" },
-		{ "running", "contended_running_mops" },
 	};
 	const char *what = csv_field(c, col[4]);
 	double threads, warm, x;
@@ -156,9 +166,9 @@ static int cont_row(const struct csv *c, const int *col, char *why, size_t len)
 	if (k < 0 || num(c, col[1], &threads, why, len) || num(c, col[3], &warm, why, len) ||
 	    num(c, col[5], &x, why, len))
 		return -1;
-	for (m = 0; m < 3 && strcmp(what, metric[m][0]); m++)
+	for (m = 0; m < 2 && strcmp(what, metric[m][0]); m++)
 		;
-	if (m == 3) {
+	if (m == 2) {
 		snprintf(why, len, "%s:%zu: unknown figure '%s'", c->path, c->lineno, what);
 		return -1;
 	}
@@ -169,28 +179,54 @@ static int cont_row(const struct csv *c, const int *col, char *why, size_t len)
 	return 0;
 }
 
-static unsigned int vcpus;
-static size_t anomalies;
+static struct run_facts facts;
+static double *timer_ns;
+static size_t n_timer;
 
 static int setup_row(const struct csv *c, const int *col, char *why, size_t len)
 {
+	const char *name = csv_field(c, col[0]);
 	double x;
 
-	if (strcmp(csv_field(c, col[0]), "vcpus"))
+	if (strcmp(name, "vcpus") && strcmp(name, "host_cpus"))
 		return 0;
 	if (num(c, col[1], &x, why, len))
 		return -1;
-	vcpus = (unsigned int)x;
+	*(!strcmp(name, "vcpus") ? &facts.vcpus : &facts.host_cpus) = (unsigned int)x;
 	return 0;
 }
 
-static int batch_row(const struct csv *c, const int *col, char *why, size_t len)
+/* prog-timer.csv: the fixed cost per test-run call, one estimate per pair of calls */
+static int timer_row(const struct csv *c, const int *col, char *why, size_t len)
 {
 	double x;
 
 	if (num(c, col[0], &x, why, len))
 		return -1;
-	anomalies += x != 0;
+	timer_ns = lab_realloc(timer_ns, n_timer + 1, sizeof(double), "the timer's cost");
+	timer_ns[n_timer++] = x;
+	return 0;
+}
+
+/* prog-repeat.csv: per in-program unit, its repeat and what capped it */
+static int repeat_row(const struct csv *c, const int *col, char *why, size_t len)
+{
+	double vsize, needed, repeat;
+	int k = kind_field(c, col[0], why, len);
+
+	if (k < 0 || num(c, col[1], &vsize, why, len) || num(c, col[2], &needed, why, len) ||
+	    num(c, col[3], &repeat, why, len))
+		return -1;
+	if (facts.n_units == sizeof(facts.units) / sizeof(facts.units[0])) {
+		snprintf(why, len, "%s:%zu: more than %zu units", c->path, c->lineno, facts.n_units);
+		return -1;
+	}
+	facts.units[facts.n_units].kind = k;
+	facts.units[facts.n_units].vsize = (unsigned int)vsize;
+	facts.units[facts.n_units].needed = (unsigned int)needed;
+	facts.units[facts.n_units].repeat = (unsigned int)repeat;
+	snprintf(facts.units[facts.n_units].limit, sizeof(facts.units[0].limit), "%s", csv_field(c, col[4]));
+	facts.n_units++;
 	return 0;
 }
 
@@ -220,24 +256,36 @@ static int publish_from(struct out *o, const char *dir, size_t first)
 	return 0;
 }
 
-/* The single-thread figures, their ratios, then the contention figures */
+/*
+ * The test run's fixed cost per call (prog_testrun_fixed_ns_per_call, its
+ * median into facts), the single-thread figures, their ratios, then the
+ * contention figures
+ */
 static int read_and_publish(struct out *o, const char *dir)
 {
 	static const char *const user_cols[] = { "map", "op", "value_size", "warmup", "ns_per_op", NULL };
-	static const char *const prog_cols[] = { "map", "op", "value_size", "warmup", "k", "run_ns",
-						 "ns_per_op", NULL };
+	static const char *const prog_cols[] = { "map", "op", "value_size", "warmup", "k", "repeat",
+						 "ns_per_run", "ns_per_op", NULL };
 	static const char *const cont_cols[] = { "map", "threads", "shared", "warmup", "what", "mops", NULL };
 	static const char *const setup_cols[] = { "name", "value", NULL };
-	static const char *const batch_cols[] = { "anomaly", NULL };
+	static const char *const timer_cols[] = { "fixed_ns_per_call", NULL };
+	static const char *const repeat_cols[] = { "map", "value_size", "repeat_needed", "repeat", "limited_by",
+						   NULL };
 	char why[512];
 	size_t first;
 	int rc = 0;
 
 	rc |= input(dir, "setup.csv", setup_cols, setup_row);
-	rc |= input(dir, "user-batches.csv", batch_cols, batch_row);
-	rc |= input(dir, "prog-batches.csv", batch_cols, batch_row);
-	rc |= input(dir, "user-samples.csv", user_cols, user_row);
-	rc |= input(dir, "prog-samples.csv", prog_cols, prog_row);
+	rc |= input(dir, "prog-timer.csv", timer_cols, timer_row);
+	rc |= input(dir, "prog-repeat.csv", repeat_cols, repeat_row);
+	facts.timer_n = n_timer;
+	facts.timer_call_ns = n_timer ? stats_median(timer_ns, n_timer) : NAN;
+	if (out_metric(o, "prog_testrun_fixed_ns_per_call", NULL, "ns", timer_ns, n_timer)) {
+		add_reason("cannot add metric prog_testrun_fixed_ns_per_call to %s/summary.json", dir);
+		return -1;
+	}
+	rc |= input(dir, "user-batches.csv", user_cols, user_row);
+	rc |= input(dir, "prog-batches.csv", prog_cols, prog_row);
 	if (publish_from(o, dir, 0))
 		return -1;
 	if (write_ratios(o, dir, why, sizeof(why))) {
@@ -245,7 +293,7 @@ static int read_and_publish(struct out *o, const char *dir)
 		rc = -1;
 	}
 	first = n_series;
-	rc |= input(dir, "contention-samples.csv", cont_cols, cont_row);
+	rc |= input(dir, "contention-windows.csv", cont_cols, cont_row);
 	if (publish_from(o, dir, first))
 		return -1;
 	return rc;
@@ -265,7 +313,7 @@ static int write_derived(struct out *o, const char *dir)
 		add_reason("%s", why);
 		rc = -1;
 	}
-	if (write_targets(o, dir, vcpus, anomalies, why, sizeof(why))) {
+	if (write_targets(o, dir, &facts, why, sizeof(why))) {
 		add_reason("%s", why);
 		rc = -1;
 	}
@@ -307,5 +355,8 @@ int cmd_report(int argc, char **argv)
 	series_free_all();
 	free(reasons);
 	reasons = NULL;
+	free(timer_ns);
+	timer_ns = NULL;
+	n_timer = 0;
 	return rc;
 }

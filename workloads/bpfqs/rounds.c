@@ -2,8 +2,9 @@
 /*
  * bpfqs run, the single-thread figures: every unit (one map, one value
  * size, from user space or from programs) measured in interleaved rounds;
- * every batch into user-batches.csv and prog-batches.csv, the samples into
- * user-samples.csv and prog-samples.csv.
+ * every batch into user-batches.csv and prog-batches.csv, the in-program
+ * repeat calibration into prog-repeat.csv, the test run's fixed cost per
+ * call into prog-timer.csv.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -44,66 +45,16 @@ void measure_clock_cost(void)
  * one value size, user space or in-program) measured in rounds: each round
  * runs one timed batch of every operation of every unit, so all figures see
  * the same host conditions. Under TCG on a shared host the vCPU's speed
- * switches between regimes for tens of milliseconds at a time (measured
- * here: an in-program 4-byte push at 130 ns or 210-250 ns); a figure
- * measured in one stretch would land in one regime by chance.
- *
- * The first warmup x batches rounds are the warm-up samples (consecutive
- * batches each). Then samples x batches rounds: round r belongs to sample
- * r mod samples, so each sample's batches are spread over the whole
- * measurement; a sample is its fastest batch (the cost when the host let
- * the vCPU run at full speed), anomalies left out (see ANOMALY_FRACTION).
- * Offline, on one run's batches, this gave the smallest CVs of the
- * estimators tried (fastest, 2nd and 3rd fastest, 10th percentile,
- * median). The batches themselves are in the *-batches.csv files.
+ * switches between regimes for tens of milliseconds at a time; a figure
+ * measured in one stretch would land in one regime by chance, interleaved
+ * it sees them all. The first @warmup rounds are dropped; a figure is the
+ * median over all the batches of the @rounds measured rounds, none left
+ * out (report also gives the fastest batch, as *_best).
  */
 struct plan {
-	size_t warmup, samples, batches;
-	size_t rounds;		/* (warmup + samples) x batches */
+	size_t warmup, rounds;
+	size_t total;		/* warmup + rounds */
 };
-
-/*
- * A batch faster than a third of the figure's median batch is taken for a
- * measurement anomaly and left out: the host's fast and slow periods differ
- * by a factor of about 2, but one run had a 4096-byte in-program push+pop
- * batch at an eighth of the median, which no host period explains.
- */
-#define ANOMALY_FRACTION (1.0 / 3)
-
-/* The floor below which a batch of the per-round values @v is an anomaly */
-static double plan_floor(const struct plan *p, const double *v)
-{
-	return stats_median(v, p->rounds) * ANOMALY_FRACTION;
-}
-
-/*
- * Sample @s (warm-up ones first) of the per-round values @v: the fastest
- * batch at or above @floor.
- */
-static double plan_sample(const struct plan *p, const double *v, size_t s, double floor)
-{
-	double m = INFINITY;
-	size_t b, r;
-
-	for (b = 0; b < p->batches; b++) {
-		if (s < p->warmup)
-			r = s * p->batches + b;
-		else
-			r = p->warmup * p->batches + (s - p->warmup) + b * p->samples;
-		if (v[r] >= floor && v[r] < m)
-			m = v[r];
-	}
-	return m;
-}
-
-
-/* The sample a round belongs to, for the batches CSV */
-static size_t plan_sample_of(const struct plan *p, size_t r)
-{
-	size_t w = p->warmup * p->batches;
-
-	return r < w ? r / p->batches : p->warmup + (r - w) % p->samples;
-}
 
 static struct plan plan;
 static struct unit *units;
@@ -139,10 +90,10 @@ static struct unit *unit_new(bool prog, enum kind k, unsigned int vsize, const s
 		if (!u->op[j])
 			break;
 		u->nops++;
-		u->v[j] = lab_calloc(p->rounds, sizeof(double), "the batches");
+		u->v[j] = lab_calloc(p->total, sizeof(double), "the batches");
 	}
 	if (prog)
-		u->empty = lab_calloc(p->rounds, sizeof(double), "the batches");
+		u->empty = lab_calloc(p->total, sizeof(double), "the batches");
 	return u;
 }
 
@@ -171,7 +122,9 @@ static int single_setup(const struct cfg *c)
 	size_t i;
 	int k, path;
 
-	plan = (struct plan){ c->warmup, c->samples, c->batches, (c->warmup + c->samples) * c->batches };
+	plan = (struct plan){ c->warmup, c->rounds, c->warmup + c->rounds };
+	if (c->part_prog && prog_timer_cost())
+		return -1;
 	for (path = 0; path < 2; path++) {
 		if (!(path ? c->part_prog : c->part_user))
 			continue;
@@ -186,30 +139,6 @@ static int single_setup(const struct cfg *c)
 	return 0;
 }
 
-/* The anomaly floors of every figure, and how many batches are below */
-static void single_floors(void)
-{
-	size_t i, j, r, n_anomalies = 0;
-
-	for (i = 0; i < n_units; i++) {
-		struct unit *u = &units[i];
-
-		if (u->prog) {
-			u->floor_empty = plan_floor(&plan, u->empty);
-			for (r = 0; r < plan.rounds; r++)
-				n_anomalies += u->empty[r] < u->floor_empty;
-		}
-		for (j = 0; j < u->nops; j++) {
-			u->floor[j] = plan_floor(&plan, u->v[j]);
-			for (r = 0; r < plan.rounds; r++)
-				n_anomalies += u->v[j][r] < u->floor[j];
-		}
-	}
-	if (n_anomalies)
-		fprintf(stderr, "bpfqs: %zu batches faster than a third of their figure's median batch left out "
-			"(anomalies; marked in the *-batches.csv files)\n", n_anomalies);
-}
-
 /* Every round: one batch of every operation of every unit. Progress every tenth. */
 static int single_measure(const struct cfg *c)
 {
@@ -217,21 +146,24 @@ static int single_measure(const struct cfg *c)
 	size_t i, r;
 
 	(void)c;
-	fprintf(stderr, "bpfqs: %zu units set up; %zu rounds\n", n_units, plan.rounds);
-	for (r = 0; r < plan.rounds; r++) {
+	fprintf(stderr, "bpfqs: %zu units set up; %zu rounds\n", n_units, plan.total);
+	for (r = 0; r < plan.total; r++) {
 		for (i = 0; i < n_units; i++)
 			if ((units[i].prog ? &prog_ops : &user_ops)->round(&units[i], r))
 				return -1;
-		if ((r + 1) % (plan.rounds / 10 ? plan.rounds / 10 : 1) == 0)
-			fprintf(stderr, "bpfqs: round %zu of %zu after %.1f s\n", r + 1, plan.rounds,
+		if ((r + 1) % (plan.total / 10 ? plan.total / 10 : 1) == 0)
+			fprintf(stderr, "bpfqs: round %zu of %zu after %.1f s\n", r + 1, plan.total,
 				(mono_ns() - t0) / 1e9);
 	}
-	single_floors();
 	measured = true;
 	return 0;
 }
 
-/* One path's batches: every round of every operation, anomalies marked */
+/*
+ * One path's batches: every round of every operation. In-program: the
+ * empty loop's rows first (ns per op: its ns per run / K), then each
+ * operation's, ns per op = (ns per run - the same round's empty loop) / K.
+ */
 static void batches_rows(FILE *f, bool prog)
 {
 	size_t i, j, r;
@@ -244,78 +176,48 @@ static void batches_rows(FILE *f, bool prog)
 		for (j = 0; j <= u->nops; j++) {
 			const double *v = j < u->nops ? u->v[j] : u->empty;
 			const char *op = j < u->nops ? u->op[j] : "empty";
-			double floor = j < u->nops ? u->floor[j] : u->floor_empty;
 
 			if (!v)
 				continue;
-			for (r = 0; r < plan.rounds; r++) {
-				size_t s = plan_sample_of(&plan, r);
-
-				if (prog)
-					fprintf(f, "%s,%s,%u,%zu,%zu,%d,%u,%u,%.0f,%d\n", kind_name[u->kind], op,
-						u->vsize, r, s, s < plan.warmup, u->kops, u->repeat, v[r],
-						v[r] < floor);
-				else
-					fprintf(f, "%s,%s,%u,%zu,%zu,%d,%u,%.3f,%d\n", kind_name[u->kind], op,
-						u->vsize, r, s, s < plan.warmup, u->b, v[r], v[r] < floor);
+			for (r = 0; r < plan.total; r++) {
+				fprintf(f, "%s,%s,%u,%zu,%d,", kind_name[u->kind], op, u->vsize, r, r < plan.warmup);
+				if (prog) {
+					fprintf(f, "%u,%u,", u->kops, u->repeat);
+					csv_put_num(f, v[r]);
+					fputc(',', f);
+					csv_put_num(f, u->empty[r]);
+					fputc(',', f);
+					csv_put_num(f, j < u->nops ? (v[r] - u->empty[r]) / u->kops : v[r] / u->kops);
+				} else {
+					fprintf(f, "%u,", u->b);
+					csv_put_num(f, v[r]);
+				}
+				fputc('\n', f);
 			}
 		}
 	}
 }
 
-/* The samples of a user-space unit: each the fastest batch above the floor */
-static void user_rows(FILE *f, const struct unit *u)
+/* The repeat calibration of the in-program units */
+static void calibration_rows(FILE *f)
 {
-	size_t j, s, total = plan.warmup + plan.samples;
+	size_t i;
 
-	for (j = 0; j < u->nops; j++)
-		for (s = 0; s < total; s++) {
-			fprintf(f, "%s,%s,%u,%zu,%d,%u,", kind_name[u->kind], u->op[j], u->vsize, s,
-				s < plan.warmup, u->b);
-			csv_put_num(f, plan_sample(&plan, u->v[j], s, u->floor[j]));
-			fputc('\n', f);
-		}
+	for (i = 0; i < n_units; i++) {
+		const struct unit *u = &units[i];
+
+		if (!u->prog)
+			continue;
+		fprintf(f, "%s,%u,%u,", kind_name[u->kind], u->vsize, u->kops);
+		csv_put_num(f, u->pilot_ns_per_op);
+		fprintf(f, ",%u,%u,%s\n", u->repeat_needed, u->repeat, u->repeat_limit);
+	}
 }
 
-static void prog_row(FILE *f, const struct unit *u, const char *op, size_t s, double run_ns, double empty,
-		     double ns_per_op)
-{
-	fprintf(f, "%s,%s,%u,%zu,%d,%u,%u,", kind_name[u->kind], op, u->vsize, s, s < plan.warmup, u->kops,
-		u->repeat);
-	csv_put_num(f, run_ns);
-	fputc(',', f);
-	csv_put_num(f, empty);
-	fputc(',', f);
-	csv_put_num(f, ns_per_op);
-	fputc('\n', f);
-}
+enum rows { BATCHES_USER, BATCHES_PROG, CALIBRATION, TIMER };
 
-/*
- * The samples of an in-program unit: the empty loop's (ns per run), then
- * each operation's, (the sample's ns per run - the median of the empty
- * loop's samples after warm-up) / K.
- */
-static void prog_rows(FILE *f, const struct unit *u)
-{
-	size_t j, s, total = plan.warmup + plan.samples;
-	double *e = lab_calloc(total, sizeof(double), "the samples"), empty;
-
-	for (s = 0; s < total; s++)
-		e[s] = plan_sample(&plan, u->empty, s, u->floor_empty);
-	empty = stats_median(e + plan.warmup, plan.samples);
-	for (s = 0; s < total; s++)
-		prog_row(f, u, "empty", s, e[s], empty, e[s] / u->kops);
-	for (j = 0; j < u->nops; j++)
-		for (s = 0; s < total; s++) {
-			double v = plan_sample(&plan, u->v[j], s, u->floor[j]);
-
-			prog_row(f, u, u->op[j], s, v, empty, (v - empty) / u->kops);
-		}
-	free(e);
-}
-
-/* <dir>/<name> with @header and one path's rows; 0 or -1 with the file named */
-static int write_path(const struct cfg *c, const char *name, const char *header, bool prog, bool batches)
+/* <dir>/<name> with @header and its rows; 0 or -1 with the file named */
+static int write_file(const struct cfg *c, const char *name, const char *header, enum rows rows)
 {
 	struct atomic_file f;
 	size_t i;
@@ -324,13 +226,18 @@ static int write_path(const struct cfg *c, const char *name, const char *header,
 		run_fail("cannot write %s/%s", c->out, name);
 		return -1;
 	}
-	if (measured && batches) {
-		batches_rows(f.f, prog);
-	} else if (measured) {
-		for (i = 0; i < n_units; i++)
-			if (units[i].prog == prog)
-				(prog ? prog_rows : user_rows)(f.f, &units[i]);
-	}
+	if (measured && rows == BATCHES_USER)
+		batches_rows(f.f, false);
+	else if (measured && rows == BATCHES_PROG)
+		batches_rows(f.f, true);
+	else if (measured && rows == CALIBRATION)
+		calibration_rows(f.f);
+	else if (measured && rows == TIMER && c->part_prog)
+		for (i = 0; i < TIMER_PAIRS; i++) {
+			fprintf(f.f, "%zu,%u,", i, TIMER_REPEAT);
+			csv_put_num(f.f, timer_pair_ns[i]);
+			fputc('\n', f.f);
+		}
 	if (atomic_commit(&f)) {
 		run_fail("cannot write %s/%s", c->out, name);
 		return -1;
@@ -339,21 +246,21 @@ static int write_path(const struct cfg *c, const char *name, const char *header,
 }
 
 /*
- * The batches and the samples; a measurement that did not finish leaves the
- * files with their header only.
+ * The batches, the repeat calibration and the timer's cost; a measurement
+ * that did not finish leaves the files with their header only.
  */
 static int single_write(const struct cfg *c)
 {
 	int rc = 0;
 
-	rc |= write_path(c, "user-batches.csv",
-			 "map,op,value_size,round,sample,warmup,batch_ops,ns_per_op,anomaly", false, true);
-	rc |= write_path(c, "prog-batches.csv",
-			 "map,op,value_size,round,sample,warmup,k,repeat,ns_per_run,anomaly", true, true);
-	rc |= write_path(c, "user-samples.csv", "map,op,value_size,sample,warmup,batch_ops,ns_per_op",
-			 false, false);
-	rc |= write_path(c, "prog-samples.csv",
-			 "map,op,value_size,sample,warmup,k,repeat,run_ns,empty_median_ns,ns_per_op", true, false);
+	rc |= write_file(c, "user-batches.csv", "map,op,value_size,round,warmup,batch_ops,ns_per_op",
+			 BATCHES_USER);
+	rc |= write_file(c, "prog-batches.csv",
+			 "map,op,value_size,round,warmup,k,repeat,ns_per_run,empty_ns_per_run,ns_per_op",
+			 BATCHES_PROG);
+	rc |= write_file(c, "prog-repeat.csv", "map,value_size,k,pilot_ns_per_op,repeat_needed,repeat,limited_by",
+			 CALIBRATION);
+	rc |= write_file(c, "prog-timer.csv", "pair,repeat,fixed_ns_per_call", TIMER);
 	return rc;
 }
 

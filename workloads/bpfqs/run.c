@@ -2,10 +2,12 @@
 /*
  * bpfqs run --profile quick|full --out DIR [options]: ns per operation from
  * user space (bpf syscalls) and from BPF programs (bpf_loop of K operations
- * per run, BPF_PROG_TEST_RUN with repeat, an empty loop subtracted), and the
- * throughput of 1..P pinned threads on one shared map against per-thread
- * maps. Writes the raw CSV files into DIR (setup.csv, *-batches.csv,
- * *-samples.csv); `bpfqs report` makes summary.json from them.
+ * per run, BPF_PROG_TEST_RUN with a calibrated repeat, an empty loop
+ * subtracted), and the throughput of 1..P pinned threads (P at most the
+ * host's CPUs) on one shared map against per-thread maps. Writes the raw
+ * CSV files into DIR (setup.csv, *-batches.csv, prog-repeat.csv,
+ * prog-timer.csv, contention-windows.csv); `bpfqs report` makes
+ * summary.json from them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +61,9 @@ static void add_threads(const char *s, void *arg)
 	if (t > c->ncpus)
 		lab_usage_error("threads '%u' is beyond the %u vCPUs here (one pinned thread per vCPU)",
 				t, c->ncpus);
+	if (c->host_cpus && t > c->host_cpus)
+		lab_usage_error("threads '%u' is beyond the host's %u CPUs (--host-cpus): more threads than "
+				"host CPUs measure the host's oversubscription, not the map", t, c->host_cpus);
 	c->threads[c->n_threads++] = t;
 }
 
@@ -76,34 +81,47 @@ static void add_part(const char *s, void *arg)
 		lab_usage_error("unknown part '%s' (expected user, prog or contention)", s);
 }
 
-/* The profile's figures; --samples and --warmup override its counts */
+/* The profile's figures; --rounds, --warmup and --windows override its counts */
 static void set_profile(struct cfg *c)
 {
 	if (!strcmp(c->profile, "quick")) {
-		c->samples = 10;
-		c->warmup = 2;
-		c->batches = 30;
+		c->rounds = 200;
+		c->warmup = 10;
+		c->windows = 10;
+		c->window_warmup = 2;
 		c->window_s = 0.2;
+		c->repeat_max = 512;
 	} else if (!strcmp(c->profile, "full")) {
-		c->samples = 30;
-		c->warmup = 5;
-		c->batches = 40;
+		c->rounds = 600;
+		c->warmup = 30;
+		c->windows = 30;
+		c->window_warmup = 5;
 		c->window_s = 1.0;
+		c->repeat_max = 4096;
 	} else {
 		lab_usage_error("unknown profile '%s' (expected quick or full)", c->profile);
 	}
 	c->user_batch = 64;
 	c->prog_k = 64;
-	c->prog_repeat = 2;
 	c->cont_repeat = 16;
 	c->cont_vsize = 4;
+}
+
+/* 1, 2, 4, ... up to @max, and @max itself */
+static void default_threads(struct cfg *c)
+{
+	unsigned int t;
+
+	for (t = 1; t < c->max_threads && c->n_threads < MAX_LIST - 1; t *= 2)
+		c->threads[c->n_threads++] = t;
+	c->threads[c->n_threads++] = c->max_threads;
 }
 
 static void parse_run(int argc, char **argv, struct cfg *c)
 {
 	const char *maps = "queue,stack,array,hash", *vs = "4,64,256,1024,4096";
-	const char *threads = "1,2,4", *parts = "user,prog,contention";
-	unsigned long long samples = 0, warmup = 0, cpu = 0;
+	const char *threads = NULL, *parts = "user,prog,contention";
+	unsigned long long rounds = 0, windows = 0, warmup = 0, cpu = 0, host_cpus = 0;
 	bool warmup_given = false, cpu_given = false;
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("profile", &c->profile, "quick|full", "how long and wide", true),
@@ -112,10 +130,15 @@ static void parse_run(int argc, char **argv, struct cfg *c)
 			    false),
 		LAB_OPT_STR("value-sizes", &vs, "LIST", "bytes, 1 to the kernel's limit (default 4,64,256,1024,4096)",
 			    false),
-		LAB_OPT_STR("threads", &threads, "LIST", "contention threads, one per vCPU (default 1,2,4)", false),
-		LAB_OPT_U64("samples", &samples, 5, 100000, "measured samples per figure after warm-up"),
+		LAB_OPT_STR("threads", &threads, "LIST",
+			    "contention threads, one per vCPU, at most the host's CPUs (default 1, 2, 4.. up to that)",
+			    false),
+		LAB_OPT_U64("host-cpus", &host_cpus, 1, 4096,
+			    "the host's CPUs (the lab passes LAB_HOST_CPUS; default: unknown, threads up to the vCPUs)"),
+		LAB_OPT_U64("rounds", &rounds, 6, 1000000, "measured rounds (batches per figure) after warm-up"),
 		{ .name = "warmup", .type = LAB_OPT_UINT, .value = &warmup, .arg = "N",
-		  .help = "warm-up samples dropped first", .min = 0, .max = 100000, .given = &warmup_given },
+		  .help = "warm-up rounds dropped first", .min = 0, .max = 100000, .given = &warmup_given },
+		LAB_OPT_U64("windows", &windows, 6, 100000, "measured contention windows after warm-up"),
 		LAB_OPT_STR("parts", &parts, "LIST", "user,prog,contention (default all)", false),
 		{ .name = "cpu", .type = LAB_OPT_UINT, .value = &cpu, .arg = "N",
 		  .help = "vCPU of the single-thread measurements (default: the last)", .min = 0, .max = 4095,
@@ -128,14 +151,21 @@ static void parse_run(int argc, char **argv, struct cfg *c)
 	memset(c, 0, sizeof(*c));
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "nothing");
 	set_profile(c);
-	if (samples)
-		c->samples = samples;
+	if (rounds)
+		c->rounds = rounds;
 	if (warmup_given)
 		c->warmup = warmup;
+	if (windows)
+		c->windows = windows;
 	c->ncpus = allowed_cpus();
+	c->host_cpus = (unsigned int)host_cpus;
+	c->max_threads = c->host_cpus && c->host_cpus < c->ncpus ? c->host_cpus : c->ncpus;
 	lab_each_item("--maps", maps, add_kind, c);
 	lab_each_item("--value-sizes", vs, add_vsize, c);
-	lab_each_item("--threads", threads, add_threads, c);
+	if (threads)
+		lab_each_item("--threads", threads, add_threads, c);
+	else
+		default_threads(c);
 	lab_each_item("--parts", parts, add_part, c);
 	if (!cpu_given)
 		cpu = c->ncpus - 1;
@@ -155,15 +185,15 @@ static int write_setup(const struct cfg *c)
 
 	if (csv_open(&f, c->out, "setup.csv", "name,value"))
 		goto fail;
-	fprintf(f.f, "profile,%s\nsamples,%zu\nwarmup,%zu\nbatches_per_sample,%u\n", c->profile, c->samples,
-		c->warmup, c->batches);
-	fprintf(f.f, "user_ops_per_batch_max,%u\nprog_ops_per_run,%u\nprog_runs_per_call,%u\n", c->user_batch,
-		c->prog_k, c->prog_repeat);
+	fprintf(f.f, "profile,%s\nrounds,%zu\nwarmup_rounds,%zu\nwindows,%zu\nwarmup_windows,%zu\n", c->profile,
+		c->rounds, c->warmup, c->windows, c->window_warmup);
+	fprintf(f.f, "user_ops_per_batch_max,%u\nprog_ops_per_run,%u\nprog_repeat_max,%u\n", c->user_batch,
+		c->prog_k, c->repeat_max);
 	fprintf(f.f, "contention_runs_per_call,%u\ncontention_window_s,%.3f\ncontention_value_size,%u\n",
 		c->cont_repeat, c->window_s, c->cont_vsize);
-	fprintf(f.f, "sample,fastest of its batches not below a third of the figure's median batch; batches spread over the whole measurement (round r: sample r mod samples)\n");
-	fprintf(f.f, "vcpus,%u\nsingle_thread_vcpu,%d\nclock_pair_ns,%.1f\ncv_target_pct,%.0f\n", c->ncpus, c->cpu,
-		clock_cost_ns, CV_TARGET * 100);
+	fprintf(f.f, "figure,median over all batches after warm-up (none left out); *_best: the fastest batch\n");
+	fprintf(f.f, "vcpus,%u\nhost_cpus,%u\nmax_threads,%u\nsingle_thread_vcpu,%d\nclock_pair_ns,%.1f\n",
+		c->ncpus, c->host_cpus, c->max_threads, c->cpu, clock_cost_ns);
 	if (!atomic_commit(&f))
 		return 0;
 fail:
@@ -205,8 +235,9 @@ int cmd_run(int argc, char **argv)
 	parse_run(argc, argv, &c);
 	if (mkdir(c.out, 0755) && errno != EEXIST)
 		lab_die("cannot create --out '%s': %s", c.out, strerror(errno));
-	fprintf(stderr, "bpfqs: profile %s: %zu samples after %zu warm-up, %u vCPUs, single-thread work on vCPU %d\n",
-		c.profile, c.samples, c.warmup, c.ncpus, c.cpu);
+	fprintf(stderr, "bpfqs: profile %s: %zu rounds after %zu warm-up, %u vCPUs, %u host CPUs%s, "
+		"single-thread work on vCPU %d\n", c.profile, c.rounds, c.warmup, c.ncpus, c.host_cpus,
+		c.host_cpus ? "" : " (unknown)", c.cpu);
 	if ((c.part_user || c.part_prog) && (rc = pin_to_cpu(c.cpu)))
 		run_fail("cannot pin to vCPU %d: %s", c.cpu, strerror(-rc));
 	measure_clock_cost();
