@@ -170,7 +170,8 @@ targets_tsv() {
 	local f=$run/$1/targets.json
 	jq -e 'type == "array" and length > 0' "$f" >/dev/null 2>&1 || return 0
 	printf 'target\tmeasured\tlimit\tunit\tverdict\twhy\n'
-	jq -r '.[] | [.target, .measured, .limit, .unit,
+	jq -r 'sort_by(if .met == false then 0 elif .met == null then 1 else 2 end) | .[]
+		| [.target, .measured, .limit, .unit,
 		(if .met == true then "MET" elif .met == false then "NOT MET"
 		 else "not judged" end), .why]
 		| map(if . == null then "null" else tostring end) | @tsv' "$f" |
@@ -345,7 +346,18 @@ for w in "${workloads[@]}"; do
 		doc_p "warning: targets.json is not a JSON array."
 	elif [ -f "$d/targets.json" ]; then
 		targets_tsv "$w" >"$tmp/targets"
-		if [ -s "$tmp/targets" ]; then doc_table <"$tmp/targets"; else doc_p "No targets in targets.json."; fi
+		if [ ! -s "$tmp/targets" ]; then
+			doc_p "No targets in targets.json."
+		elif [ "$(wc -l <"$tmp/targets")" -le $((FOLD_ROWS + 1)) ]; then
+			doc_table <"$tmp/targets"
+		else
+			# many targets: those NOT MET or not judged in view, the met ones folded
+			awk -F '\t' 'NR == 1 || $5 != "MET"' "$tmp/targets" >"$tmp/targets-open"
+			[ "$(wc -l <"$tmp/targets-open")" -eq 1 ] || doc_table <"$tmp/targets-open"
+			doc_details_begin "$(awk -F '\t' 'NR > 1 && $5 == "MET"' "$tmp/targets" | wc -l) targets MET"
+			awk -F '\t' 'NR == 1 || $5 == "MET"' "$tmp/targets" | doc_table
+			doc_details_end
+		fi
 	elif [ -f "$d/summary.json" ]; then
 		doc_p "No targets.json: the workload judged no targets."
 	fi

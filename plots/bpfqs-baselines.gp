@@ -3,6 +3,7 @@
 # user space (syscalls) and in-program (helpers; the hash's in-program
 # lookup_delete is a lookup then a delete), with the queue's push and pop
 # in grey for reference. Median of all batches, error bars its 95 % interval.
+# caption: queue and stack against array and hash maps of the same value size: the grey queue lines should sit near the array's, far below the hash's
 # input: bpfqs/ns-per-op.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'

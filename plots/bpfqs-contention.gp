@@ -3,6 +3,7 @@
 # Operations per second against P: the aggregate (all completed operations
 # over the window's wall time) and the median thread. Median of the windows,
 # error bars its 95 % interval. P goes up to min(vCPUs, host CPUs).
+# caption: the aggregate line should rise with threads on own maps and stay flat on a shared map; below linear on own maps is host oversubscription
 # input: bpfqs/contention.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/contention.csv'

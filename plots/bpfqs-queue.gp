@@ -2,6 +2,7 @@
 # space (bpf syscalls) and from a program (helpers in a bpf_loop, the empty
 # loop subtracted), and the in-program push+pop pair. Median of all batches,
 # error bars its 95 % interval (bpfqs).
+# caption: the user-space lines carry the syscall: their gap over the in-program lines is what a BPF program saves; both climb with the copy of large values
 # input: bpfqs/ns-per-op.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'

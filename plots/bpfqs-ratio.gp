@@ -3,6 +3,7 @@
 # against the value size. Ratio of the medians, error bars its 95 % bootstrap
 # interval. Figures whose in-program cost is below the resolution are left
 # out (see ratio.csv's note column).
+# caption: how many times the syscall path costs the in-program path: large for small values, near 1 where copying the value dominates
 # input: bpfqs/ratio.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ratio.csv'

@@ -2,6 +2,7 @@
 # space (bpf syscalls) and from a program (helpers in a bpf_loop, the empty
 # loop subtracted), and the in-program push+pop pair. Median of all batches,
 # error bars its 95 % interval (bpfqs).
+# caption: as for the queue: the stack's push and pop should cost what the queue's do, peek may differ
 # input: bpfqs/ns-per-op.csv
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'
