@@ -1,5 +1,5 @@
 #!/bin/bash
-# Conformance of the emulated PTP hardware clock (ptp_lab, kernel patch 0010)
+# Conformance of the emulated PTP hardware clock (ptp_lab, kernel patches 0001-0002)
 # in the guest, as TAP: the lab's NICs report it (ethtool -T, get_ts_info),
 # linuxptp's phc_ctl and the kernel's testptp work against it, and
 # `taprio conform-phc` checks set/get, adjtime, adjfine, the periodic output,
@@ -98,6 +98,51 @@ if [ -n "$testptp" ]; then
 else
 	skip "testptp" "no build/testptp and no kernel tree to build it from"
 fi
+# Requests at the end of the clock's time line (KTIME_MAX ns, KTIME_SEC_MAX =
+# 9223372036 s), through the sysfs file "period" (channel, start s and ns,
+# period s and ns), which calls the driver as the ioctl does. Before the fix,
+# the first one wrapped the timer's expiry into the past and the second the
+# next edge, and the hardirq timer re-armed into the past for ever: a hard
+# lockup of the guest. Either is refused with an errno, or accepted and
+# armed where it can never fire; the guest must keep running.
+period=/sys/class/ptp/ptp$phc/period
+perout() { # perout "CH START_S START_NS PERIOD_S PERIOD_NS": ok or the error
+	if out=$( (echo "$1" >"$period") 2>&1); then
+		echo ok
+	else
+		echo "refused (${out##*: })"
+	fi
+}
+alive() { # the guest still runs: a 1 s sleep returns and the clock has moved on
+	local before after
+	before=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
+	sleep 1
+	after=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
+	if [ -n "$before" ] && [ -n "$after" ] && [ "$after" -gt "$before" ]; then
+		echo yes
+	else
+		echo "no (clock $before then $after)"
+	fi
+}
+if [ -w "$period" ]; then
+	phc_ctl "$dev" set 0 >/dev/null
+	got=$(perout "0 9223372035 0 1 0")
+	check "clock at 0, a periodic output starting at 9223372035 s is refused with an errno or accepted" yes \
+		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
+	echo "# clock at 0, start 9223372035 s, period 1 s: $got"
+	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on)" yes "$(alive)"
+	perout "0 0 0 0 0" >/dev/null
+	phc_ctl "$dev" set 5000000000 >/dev/null
+	check "clock at 5e9 s, a period of 4.7e9 s from 0 (next edge past KTIME_MAX) is refused: ERANGE" \
+		"refused (Numerical result out of range)" "$(perout "0 0 0 4700000000 0")"
+	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on)" yes "$(alive)"
+	check "a start at KTIME_SEC_MAX s is refused: ERANGE" \
+		"refused (Numerical result out of range)" "$(perout "0 9223372036 0 1 0")"
+	check "the periodic output can be switched off again" ok "$(perout "0 0 0 0 0")"
+else
+	skip "periodic output at the end of the time line" "no writable $period"
+fi
+
 # Leave the clock at the system time for the suites after this one
 phc_ctl "$dev" set >/dev/null
 
