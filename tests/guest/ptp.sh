@@ -101,10 +101,13 @@ fi
 # Requests at the end of the clock's time line (KTIME_MAX ns, KTIME_SEC_MAX =
 # 9223372036 s), through the sysfs file "period" (channel, start s and ns,
 # period s and ns), which calls the driver as the ioctl does. Before the fix,
-# the first one wrapped the timer's expiry into the past and the second the
-# next edge, and the hardirq timer re-armed into the past for ever: a hard
-# lockup of the guest. Either is refused with an errno, or accepted and
-# armed where it can never fire; the guest must keep running.
+# the timer's expiry (CLOCK_MONOTONIC now + the interval) and the next edge
+# (start + k * period) could wrap: hrtimer_start() itself clamps a wrapped
+# expiry, but the timer callback re-armed into the past and restarted for
+# ever (a hard lockup), or, with a wrapped edge, every few microseconds (an
+# interrupt storm, "hrtimer: interrupt took ... ns"). Each request is refused
+# with an errno, or accepted and armed where it can never fire; the guest
+# must keep running.
 period=/sys/class/ptp/ptp$phc/period
 perout() { # perout "CH START_S START_NS PERIOD_S PERIOD_NS": ok or the error
 	if out=$( (echo "$1" >"$period") 2>&1); then
@@ -131,6 +134,17 @@ if [ -w "$period" ]; then
 		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
 	echo "# clock at 0, start 9223372035 s, period 1 s: $got"
 	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on)" yes "$(alive)"
+	perout "0 0 0 0 0" >/dev/null
+	# The first edge at 1 s fires; the callback then arms for the next one,
+	# 9223372036 s, past the end of CLOCK_MONOTONIC's range
+	phc_ctl "$dev" set 0 >/dev/null
+	got=$(perout "0 1 0 9223372035 0")
+	check "clock at 0, a period of 9223372035 s from 1 s is refused with an errno or accepted" yes \
+		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
+	echo "# clock at 0, start 1 s, period 9223372035 s: $got"
+	sleep 1
+	check "... and the guest keeps running past its first edge (a 1 s sleep returns, the clock moves on)" \
+		yes "$(alive)"
 	perout "0 0 0 0 0" >/dev/null
 	phc_ctl "$dev" set 5000000000 >/dev/null
 	check "clock at 5e9 s, a period of 4.7e9 s from 0 (next edge past KTIME_MAX) is refused: ERANGE" \
