@@ -116,15 +116,34 @@ perout() { # perout "CH START_S START_NS PERIOD_S PERIOD_NS": ok or the error
 		echo "refused (${out##*: })"
 	fi
 }
-alive() { # the guest still runs: a 1 s sleep returns and the clock has moved on
-	local before after
+# alive: the guest still runs: a 1 s sleep returns, the clock has moved on,
+# and every CPU runs a task pinned to it within 20 s (a CPU stuck in a timer
+# interrupt runs none, while the others may carry on as if nothing happened)
+alive() {
+	local before after c pids=() stuck t
 	before=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
 	sleep 1
 	after=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
-	if [ -n "$before" ] && [ -n "$after" ] && [ "$after" -gt "$before" ]; then
-		echo yes
-	else
+	if [ -z "$before" ] || [ -z "$after" ] || [ "$after" -le "$before" ]; then
 		echo "no (clock $before then $after)"
+		return
+	fi
+	for ((c = 0; c < $(nproc --all); c++)); do
+		taskset -c "$c" true >/dev/null 2>&1 &
+		pids[c]=$!
+	done
+	for ((t = 0; t < 40; t++)); do
+		stuck=
+		for c in "${!pids[@]}"; do
+			! kill -0 "${pids[c]}" 2>/dev/null || stuck="$stuck $c"
+		done
+		[ -n "$stuck" ] || break
+		sleep 0.5
+	done
+	if [ -n "$stuck" ]; then
+		echo "no (CPU$stuck ran no task in 20 s)"
+	else
+		echo yes
 	fi
 }
 if [ -w "$period" ]; then
@@ -133,7 +152,7 @@ if [ -w "$period" ]; then
 	check "clock at 0, a periodic output starting at 9223372035 s is refused with an errno or accepted" yes \
 		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
 	echo "# clock at 0, start 9223372035 s, period 1 s: $got"
-	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on)" yes "$(alive)"
+	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on, every CPU runs a task)" yes "$(alive)"
 	perout "0 0 0 0 0" >/dev/null
 	# The first edge at 1 s fires; the callback then arms for the next one,
 	# 9223372036 s, past the end of CLOCK_MONOTONIC's range
@@ -143,13 +162,13 @@ if [ -w "$period" ]; then
 		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
 	echo "# clock at 0, start 1 s, period 9223372035 s: $got"
 	sleep 1
-	check "... and the guest keeps running past its first edge (a 1 s sleep returns, the clock moves on)" \
+	check "... and the guest keeps running past its first edge (sleep, clock and every CPU as above)" \
 		yes "$(alive)"
 	perout "0 0 0 0 0" >/dev/null
 	phc_ctl "$dev" set 5000000000 >/dev/null
 	check "clock at 5e9 s, a period of 4.7e9 s from 0 (next edge past KTIME_MAX) is refused: ERANGE" \
 		"refused (Numerical result out of range)" "$(perout "0 0 0 4700000000 0")"
-	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on)" yes "$(alive)"
+	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on, every CPU runs a task)" yes "$(alive)"
 	check "a start at KTIME_SEC_MAX s is refused: ERANGE" \
 		"refused (Numerical result out of range)" "$(perout "0 9223372036 0 1 0")"
 	check "the periodic output can be switched off again" ok "$(perout "0 0 0 0 0")"
