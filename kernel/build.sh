@@ -32,12 +32,20 @@ fragments=("$LAB_ROOT/kernel/lab.config")
 [ -r "$tarball" ] || die "kernel source $tarball not found (install linux-source-6.1: make deps)"
 pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
 
-# The series for this flavour: patch files in order, comments and blanks dropped
+# The series for this flavour: patch files in order, comments and blanks
+# dropped, and the cover letter (0000-*, a posting's [PATCH 0/N]) skipped: it
+# has no diff to apply, and a change of its text alone rebuilds nothing
 patches=()
 if [ "$flavour" = lab ] && [ -f "$patchdir/series" ]; then
 	while read -r p _; do
 		case "$p" in '' | '#'*) continue ;; esac
 		[ -f "$patchdir/$p" ] || die "kernel/patches/series names $p, which does not exist"
+		case "$p" in 0000-*)
+			! grep -q '^diff --git ' "$patchdir/$p" ||
+				die "kernel/patches/$p is the cover letter (0000-*) but has a diff: number the patch from 0001"
+			continue
+			;;
+		esac
 		patches+=("$patchdir/$p")
 	done <"$patchdir/series"
 fi

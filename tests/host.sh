@@ -102,6 +102,11 @@ cp kernel/lab.config "$tmp/kernel/"
 echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/series"
 expect_fail "series naming a missing patch" 1 "0001-does-not-exist.patch" \
 	env LAB_ROOT="$tmp" kernel/build.sh lab
+# The cover letter (0000-*) is skipped: one with a diff would be lost
+printf 'Subject: [PATCH 0/1] x\n\ndiff --git a/x b/x\n' >"$tmp/kernel/patches/0000-cover-letter.patch"
+echo "0000-cover-letter.patch" >"$tmp/kernel/patches/series"
+expect_fail "a cover letter with a diff" 1 "is the cover letter (0000-*) but has a diff" \
+	env LAB_ROOT="$tmp" kernel/build.sh lab
 
 # The lab kernel: built (or served by the cache), then a no-op rebuild
 rc=0

@@ -69,4 +69,21 @@ if [ -f kernel/patches/series ]; then
 		fi
 	done
 fi
+# The series reads as a posting: the cover letter 0000-* first (the build
+# skips it), then the patches, each file numbered by its place in the series
+# and its subject "[PATCH n/N]"
+if [ -f kernel/patches/series ]; then
+	mapfile -t order < <(sed -e 's/[[:space:]].*//' -e '/^#/d' -e '/^$/d' kernel/patches/series)
+	total=$((${#order[@]} - 1))
+	for i in "${!order[@]}"; do
+		p=${order[$i]}
+		num=$(printf '%04d' "$i")
+		subj=$(sed -n 's/^Subject: \(\[PATCH [0-9]*\/[0-9]*\]\).*/\1/p' "kernel/patches/$p" 2>/dev/null | head -1)
+		if [[ "$p" == "$num"-* ]] && [ "$subj" = "[PATCH $i/$total]" ]; then
+			ok "kernel/patches/$p is $num and [PATCH $i/$total] of the series"
+		else
+			notok "kernel/patches/$p, number $i of the series: expected $num-* with subject [PATCH $i/$total], got subject '$subj'"
+		fi
+	done
+fi
 echo "1..$n"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Conformance of the emulated PTP hardware clock (ptp_lab, kernel patch 0010)
+# Conformance of the emulated PTP hardware clock (ptp_lab, kernel patches 0001-0002)
 # in the guest, as TAP: the lab's NICs report it (ethtool -T, get_ts_info),
 # linuxptp's phc_ctl and the kernel's testptp work against it, and
 # `taprio conform-phc` checks set/get, adjtime, adjfine, the periodic output,
@@ -98,6 +98,84 @@ if [ -n "$testptp" ]; then
 else
 	skip "testptp" "no build/testptp and no kernel tree to build it from"
 fi
+# Requests at the end of the clock's time line (KTIME_MAX ns, KTIME_SEC_MAX =
+# 9223372036 s), through the sysfs file "period" (channel, start s and ns,
+# period s and ns), which calls the driver as the ioctl does. Before the fix,
+# the timer's expiry (CLOCK_MONOTONIC now + the interval) and the next edge
+# (start + k * period) could wrap: hrtimer_start() itself clamps a wrapped
+# expiry, but the timer callback re-armed into the past and restarted for
+# ever (a hard lockup), or, with a wrapped edge, every few microseconds (an
+# interrupt storm, "hrtimer: interrupt took ... ns"). Each request is refused
+# with an errno, or accepted and armed where it can never fire; the guest
+# must keep running.
+period=/sys/class/ptp/ptp$phc/period
+perout() { # perout "CH START_S START_NS PERIOD_S PERIOD_NS": ok or the error
+	if out=$( (echo "$1" >"$period") 2>&1); then
+		echo ok
+	else
+		echo "refused (${out##*: })"
+	fi
+}
+# alive: the guest still runs: a 1 s sleep returns, the clock has moved on,
+# and every CPU runs a task pinned to it within 20 s (a CPU stuck in a timer
+# interrupt runs none, while the others may carry on as if nothing happened)
+alive() {
+	local before after c pids=() stuck t
+	before=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
+	sleep 1
+	after=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
+	if [ -z "$before" ] || [ -z "$after" ] || [ "$after" -le "$before" ]; then
+		echo "no (clock $before then $after)"
+		return
+	fi
+	for ((c = 0; c < $(nproc --all); c++)); do
+		taskset -c "$c" true >/dev/null 2>&1 &
+		pids[c]=$!
+	done
+	for ((t = 0; t < 40; t++)); do
+		stuck=
+		for c in "${!pids[@]}"; do
+			! kill -0 "${pids[c]}" 2>/dev/null || stuck="$stuck $c"
+		done
+		[ -n "$stuck" ] || break
+		sleep 0.5
+	done
+	if [ -n "$stuck" ]; then
+		echo "no (CPU$stuck ran no task in 20 s)"
+	else
+		echo yes
+	fi
+}
+if [ -w "$period" ]; then
+	phc_ctl "$dev" set 0 >/dev/null
+	got=$(perout "0 9223372035 0 1 0")
+	check "clock at 0, a periodic output starting at 9223372035 s is refused with an errno or accepted" yes \
+		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
+	echo "# clock at 0, start 9223372035 s, period 1 s: $got"
+	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on, every CPU runs a task)" yes "$(alive)"
+	perout "0 0 0 0 0" >/dev/null
+	# The first edge at 1 s fires; the callback then arms for the next one,
+	# 9223372036 s, past the end of CLOCK_MONOTONIC's range
+	phc_ctl "$dev" set 0 >/dev/null
+	got=$(perout "0 1 0 9223372035 0")
+	check "clock at 0, a period of 9223372035 s from 1 s is refused with an errno or accepted" yes \
+		"$([ "$got" = ok ] || [[ "$got" =~ ^refused\ \(.+\)$ ]] && echo yes || echo "no ($got)")"
+	echo "# clock at 0, start 1 s, period 9223372035 s: $got"
+	sleep 1
+	check "... and the guest keeps running past its first edge (sleep, clock and every CPU as above)" \
+		yes "$(alive)"
+	perout "0 0 0 0 0" >/dev/null
+	phc_ctl "$dev" set 5000000000 >/dev/null
+	check "clock at 5e9 s, a period of 4.7e9 s from 0 (next edge past KTIME_MAX) is refused: ERANGE" \
+		"refused (Numerical result out of range)" "$(perout "0 0 0 4700000000 0")"
+	check "... and the guest keeps running (a 1 s sleep returns, the clock moves on, every CPU runs a task)" yes "$(alive)"
+	check "a start at KTIME_SEC_MAX s is refused: ERANGE" \
+		"refused (Numerical result out of range)" "$(perout "0 9223372036 0 1 0")"
+	check "the periodic output can be switched off again" ok "$(perout "0 0 0 0 0")"
+else
+	skip "periodic output at the end of the time line" "no writable $period"
+fi
+
 # Leave the clock at the system time for the suites after this one
 phc_ctl "$dev" set >/dev/null
 

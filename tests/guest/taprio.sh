@@ -3,7 +3,7 @@
 # syntax configure taprio over netlink (and with tc itself); malformed
 # schedules are refused with the file, the line and the reason (the kernel's
 # extack where the kernel refused) and leave no taprio configured; the
-# taprio:taprio_advance tracepoint (kernel patch 0012) follows the schedule
+# taprio:taprio_advance tracepoint (kernel patch 0006) follows the schedule
 # entry by entry.
 set -eu
 

@@ -45,6 +45,7 @@ static int tracefs_write(const char *file, const char *val)
 }
 
 struct advance {
+	int ifindex;		/* -1: not printed (a lab kernel before ifindex=) */
 	int index;
 	unsigned int gate_mask, interval;
 	int64_t start, end, now;
@@ -91,8 +92,11 @@ static size_t read_advances(const char *dev, struct advance **out)
 	if (trace_open(&t, "taprio_advance", dev))
 		return 0;
 	while ((p = trace_next(&t))) {
-		struct advance x;
+		struct advance x = { .ifindex = -1 };
+		int skip = 0;
 
+		if (sscanf(p, "ifindex=%d %n", &x.ifindex, &skip) == 1 && skip > 0)
+			p += skip;
 		if (sscanf(p, "entry=%d gate_mask=%x interval=%u start=%" SCNd64 " end=%" SCNd64
 			   " now=%" SCNd64, &x.index, &x.gate_mask, &x.interval, &x.start, &x.end,
 			   &x.now) != 6)
@@ -381,6 +385,16 @@ int cmd_conform_trace(int argc, char **argv)
 	tap_ok((int64_t)na >= expected * 9 / 10 && na > s->n_entries,
 	       "advance events were recorded for about %.1f s of the schedule: expected about "
 	       "%" PRId64 ", got %zu", secs, expected, na);
+	if (na) {
+		int want = dev_index(dev);
+		size_t i, other = 0;
+
+		for (i = 0; i < na; i++)
+			other += a[i].ifindex != want;
+		tap_ok(other == 0, "each taprio_advance event prints the ifindex of %s: "
+		       "expected %d on all %zu, got %zu others (-1: not printed)", dev, want,
+		       na, other);
+	}
 	if (na >= 2)
 		check_advances(s, r.base, a, na);
 	free(a);

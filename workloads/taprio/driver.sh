@@ -14,7 +14,7 @@
 #  4. isochron on the same schedule and class 0, woken a quarter into the
 #     class's first window of each cycle, --omit-sync (its sync
 #     checks want ptp4l; the sync was checked in 3); software timestamps
-#     for the comparison, and the emulated hardware ones of patch 0013
+#     for the comparison, and the emulated hardware ones of patch 0005
 #     (without them isochron 0.9 refuses to run); and our sender as
 #     isochron sends (class 0 alone, one 128-byte frame at the same point
 #     of each cycle, no probe) for a like-for-like sender latency, its TX
