@@ -53,6 +53,8 @@ struct bpf_program;
 
 /* Memory one benchmark map may take (capacity x value size) */
 #define MAP_BUDGET (64u << 20)
+/* the most operations of one program run: the loop bound of bpfqs.bpf.c */
+#define BPFQS_LOOP_MAX 64u
 
 /*
  * The targets (targets.c; workloads/bpfqs/notes.md says why these):

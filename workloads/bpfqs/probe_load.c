@@ -20,7 +20,7 @@
 static int load_one(enum kind k, unsigned int n)
 {
 	struct bpfqs_bpf *skel;
-	unsigned int i;
+	unsigned int i, kops;
 	__u32 v = 7;
 	double ns;
 	int fd, rc = 0;
@@ -44,12 +44,14 @@ static int load_one(enum kind k, unsigned int n)
 		run_fail("%s map from user space: %s", kind_name[k], lab_errname(rc));
 		return -1;
 	}
-	skel = bench_skel(k, sizeof(v), n, n, -1);
+	/* n operations as runs of at most the programs' loop bound */
+	kops = n < BPFQS_LOOP_MAX ? n : BPFQS_LOOP_MAX;
+	skel = bench_skel(k, sizeof(v), kops, n, -1);
 	if (!skel)
 		return -1;
-	rc = test_run(skel, skel->progs.bench_push, 1, &ns);
-	rc = rc ? rc : test_run(skel, skel->progs.bench_peek, 1, &ns);
-	rc = rc ? rc : test_run(skel, skel->progs.bench_pop, 1, &ns);
+	rc = test_run(skel, skel->progs.bench_push, n / kops, &ns);
+	rc = rc ? rc : test_run(skel, skel->progs.bench_peek, n / kops, &ns);
+	rc = rc ? rc : test_run(skel, skel->progs.bench_pop, n / kops, &ns);
 	bpfqs_bpf__destroy(skel);
 	if (rc)
 		run_fail("%s map from a program: %s", kind_name[k], lab_errname(rc));

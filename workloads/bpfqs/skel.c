@@ -61,9 +61,15 @@ static void select_programs(struct bpfqs_bpf *skel, enum kind k)
 struct bpfqs_bpf *bench_skel(enum kind k, unsigned int vsize, unsigned int kops, unsigned int cap,
 			     int share)
 {
-	struct bpfqs_bpf *skel = bpfqs_bpf__open();
+	struct bpfqs_bpf *skel;
 	int rc;
 
+	if (kops < 1 || kops > BPFQS_LOOP_MAX) {
+		run_fail("%u operations per program run: must be 1..%u (the programs' loop bound)",
+			 kops, BPFQS_LOOP_MAX);
+		return NULL;
+	}
+	skel = bpfqs_bpf__open();
 	if (!skel) {
 		run_fail("opening the BPF skeleton: %s", lab_errname(errno));
 		return NULL;
