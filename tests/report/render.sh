@@ -53,8 +53,12 @@ HTML
 # shellcheck disable=SC2054 # the comma is chromium's WIDTH,HEIGHT
 chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1366,768
 	--user-data-dir="$tmp/profile" --virtual-time-budget=3000)
-"${chrome[@]}" --dump-dom "file://$tmp/page.html" 2>"$tmp/err" |
-	sed -n 's/.*<pre id="lab-layout">\([^<]*\)<\/pre>.*/\1/p' >"$tmp/out" || true
+if ! "${chrome[@]}" --dump-dom "file://$tmp/page.html" >"$tmp/dom" 2>"$tmp/err"; then
+	echo "error: chromium failed on $1; its stderr:" >&2
+	tail -n 5 "$tmp/err" >&2
+	exit 1
+fi
+sed -n 's/.*<pre id="lab-layout">\([^<]*\)<\/pre>.*/\1/p' "$tmp/dom" >"$tmp/out"
 if [ ! -s "$tmp/out" ]; then
 	echo "error: chromium gave no layout line for $1; its stderr:" >&2
 	tail -n 5 "$tmp/err" >&2
