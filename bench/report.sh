@@ -288,7 +288,7 @@ read -r t_met t_not t_nj < <(cat "$run"/*/targets.json 2>/dev/null |
 	jq -rs '[.[] | arrays | .[]] | [(map(select(.met == true)) | length),
 		(map(select(.met == false)) | length), (map(select(.met == null)) | length)] | @tsv' 2>/dev/null ||
 	echo 0 0 0)
-what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel) (HZ $(meta_get "$run" hz)), $(meta_get "$run" accel), $(meta_get "$run" vcpus) vCPUs, started $(meta_get "$run" started)"
+what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel_flavour) $(meta_get "$run" kernel_version) (HZ $(meta_get "$run" hz)), $(meta_get "$run" accel), $(meta_get "$run" vcpus) vCPUs, started $(meta_get "$run" started)"
 doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_nj not judged."
 fail=
 [ ! -s "$run/failure.txt" ] || fail=$(head -n 1 "$run/failure.txt")
