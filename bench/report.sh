@@ -183,23 +183,27 @@ targets_tsv() {
 # as rows
 pivot() {
 	jq -r --arg name "$2" --arg k "$3" '
-		[.metrics[] | select(.name == $name)] as $m
-		| ($m | map(.params[$k]) | unique
+		def kv: to_entries | sort_by(.key) | map("\(.key)=\(.value)") | join(" ");
+		[.metrics[] | select(.name == $name)
+		 | . + {row: (.params | del(.[$k]) | kv), col: .params[$k]}] as $m
+		| ($m | map(.col) | unique
 			| sort_by(if test("^[0-9.]+$") then [0, tonumber] else [1, .] end)) as $cols
-		| ($m | map(.params | del(.[$k]) | to_entries | sort_by(.key)
-			| map("\(.key)=\(.value)") | join(" ")) | reduce .[] as $r ([]; if index([$r]) then . else . + [$r] end)) as $rows
-		| ([$k + " \u2192"] + $cols | @tsv),
-		  ($rows[] as $r | [$r] + [$cols[] as $c | ($m[] | select(.params[$k] == $c
-			and (.params | del(.[$k]) | to_entries | sort_by(.key)
-			| map("\(.key)=\(.value)") | join(" ")) == $r) | .median) // null]
+		| ($m | reduce .[].row as $r ([]; if index([$r]) then . else . + [$r] end)) as $rows
+		| $m[0].unit,
+		  ([$k + " \u2192"] + $cols | @tsv),
+		  ($rows[] as $r | [$r] + [$cols[] as $c
+			| (first($m[] | select(.row == $r and .col == $c) | .median) // null)]
 			| map(if . == null then "null" else tostring end) | @tsv)' "$run/$1/summary.json" |
-		awk -F '\t' -v OFS='\t' -v unit="$(jq -r --arg n "$2" '[.metrics[] | select(.name == $n)][0].unit' "$run/$1/summary.json")" \
-			"$AWK_FMT$AWK_SCALE"'
-			{ line[NR] = $0; for (i = 2; i <= NF; i++) if ($i != "null" && $i != 0) { lg += log(abs($i)); nl++ } }
+		awk -F '\t' -v OFS='\t' "$AWK_FMT$AWK_SCALE"'
+			NR == 1 { unit = $0; next }
+			{
+				line[++n] = $0
+				if (n > 1) for (i = 2; i <= NF; i++) if ($i != "null" && $i != 0) { lg += log(abs($i)); nl++ }
+			}
 			END {
 				pick(unit, nl ? exp(lg / nl) : 0)
 				print "(" SU ")"
-				for (r = 1; r <= NR; r++) {
+				for (r = 1; r <= n; r++) {
 					nf = split(line[r], c, "\t")
 					if (r == 1) { c[1] = c[1] == "" ? " " : c[1] }
 					else for (i = 2; i <= nf; i++) c[i] = sc(c[i])
