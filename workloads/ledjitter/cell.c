@@ -79,12 +79,46 @@ static long *model_index(long n)
 	return v;
 }
 
+/* hr_pattern keeps an absolute timeline and skips the steps a stall made it miss */
+static bool absolute_timeline(const struct cell *c)
+{
+	return !strcmp(c->mode, "hr_pattern");
+}
+
+/*
+ * The model change after @prev that a change to @b at @t (ns) shows. The
+ * jiffies pattern takes every step, each timed from the one before: the
+ * next change with that brightness. hr_pattern takes each step at its ideal
+ * time or, after a stall, skips to the step it is at: the last change with
+ * that brightness whose ideal time has come (the next one when none has,
+ * as for a change seen a little before its ideal time). -1 when none.
+ */
+static long model_change_of(const struct match *m, long prev, uint64_t t, int b)
+{
+	uint64_t since = t > m->c->t_start ? t - m->c->t_start : 0;
+	long j, found = -1;
+
+	for (j = prev + 1; j < m->nmodel; j++) {
+		if ((int)m->ms[j].brightness != b)
+			continue;
+		if (found >= 0 && m->ms[j].t_ms * 1000000 > since)
+			break;
+		found = j;
+		if (!absolute_timeline(m->c))
+			break;
+	}
+	return found;
+}
+
 /*
  * Observer sample: change time @t (ns) shows model change @j; @prev is the
- * model change of the observer's previous sample, @tprev its time.
+ * model change of the observer's previous sample, @tprev its time. The
+ * interval error is taken between consecutive model changes and, on
+ * hr_pattern's absolute timeline, across the steps it skipped (@span): the
+ * observed time from the previous change minus the ideal one.
  */
 static void observe(struct match *m, struct observer *ob, uint64_t t, long j, long prev,
-		    uint64_t tprev)
+		    uint64_t tprev, bool span)
 {
 	const struct led_step *ms = m->ms;
 	uint64_t t0 = m->c->t_start;
@@ -92,16 +126,16 @@ static void observe(struct match *m, struct observer *ob, uint64_t t, long j, lo
 	ob->step[ob->n] = j;
 	ob->t_ms[ob->n] = (double)(t - t0) / 1e6;
 	ob->err[ob->n] = (double)(t - t0) / 1e3 - (double)ms[j].t_ms * 1e3;
-	if (prev >= 0 && j == prev + 1)
+	if (prev >= 0 && (j == prev + 1 || span))
 		ob->ierr[ob->ni++] = (double)(t - tprev) / 1e3 -
 				     (double)(ms[j].t_ms - ms[prev].t_ms) * 1e3;
 	ob->n++;
 }
 
 /*
- * Kernel change i is the next model change with its value: a change the
- * observer lost (bpftrace's ring buffer overflowing) shows as a repeated
- * value and is skipped over.
+ * Kernel change i is the model change model_change_of() finds: a change
+ * the observer lost (bpftrace's ring buffer overflowing) shows as a
+ * repeated value and is skipped over, as are hr_pattern's skipped steps.
  */
 static void match_kernel(struct match *m)
 {
@@ -113,13 +147,13 @@ static void match_kernel(struct match *m)
 	m->kidx = lab_calloc(k->n, sizeof(long), "kernel change index");
 	m->kmodel = model_index(m->nmodel);
 	for (i = 0; i < k->n; i++) {
-		for (j = prev + 1; j < m->nmodel && (int)m->ms[j].brightness != k->b[i]; j++)
-			;
-		if (j >= m->nmodel)
+		j = model_change_of(m, prev, k->t[i], k->b[i]);
+		if (j < 0)
 			break;
 		m->kidx[i] = j;
 		m->kmodel[j] = (long)i;
-		observe(m, &m->ob[0], k->t[i], j, prev, i ? k->t[i - 1] : 0);
+		observe(m, &m->ob[0], k->t[i], j, prev, i ? k->t[i - 1] : 0,
+			absolute_timeline(m->c));
 		prev = j;
 	}
 	m->nkm = i;
@@ -142,12 +176,14 @@ static long kernel_change_of(const struct match *m, size_t i, long kprev)
 /*
  * Each read shows the latest change before it: with the kernel observer
  * the last kernel change at or before the read with that value, without
- * it the next model change with that value.
+ * it model_change_of() the read's time and value. The user observer
+ * misses changes (it sees only the latest value when it wakes), so its
+ * interval errors are between consecutive model changes only.
  */
 static void match_user(struct match *m, bool kernel)
 {
 	const struct reads *u = &m->u;
-	long prev = -1, kprev = -1, j;	/* of the previous read: model change, kernel change */
+	long prev = -1, kprev = -1;	/* of the previous read: model change, kernel change */
 	size_t i;
 
 	observer_alloc(&m->ob[1], "user", u->n);
@@ -160,14 +196,13 @@ static void match_user(struct match *m, bool kernel)
 			kc = kernel_change_of(m, i, kprev);
 			mj = kc >= 0 ? m->kidx[kc] : -1;
 		} else {
-			for (j = prev + 1; j < m->nmodel && mj < 0; j++)
-				if ((int)m->ms[j].brightness == u->b[i])
-					mj = j;
+			mj = model_change_of(m, prev, u->t[i], u->b[i]);
 		}
 		if (mj < 0 || mj >= m->nmodel)
 			continue;
 		m->umodel[mj] = (long)i;
-		observe(m, &m->ob[1], u->t[i], mj, prev, prev >= 0 ? u->t[m->umodel[prev]] : 0);
+		observe(m, &m->ob[1], u->t[i], mj, prev, prev >= 0 ? u->t[m->umodel[prev]] : 0,
+			false);
 		if (kc >= 0) {
 			m->gap[m->ngap++] = (double)(u->t[i] - m->k.t[kc]) / 1e3;
 			kprev = kc;
@@ -207,13 +242,14 @@ void analyze_cell(struct outputs *o, const struct cell *c, const struct kevents 
 	cs->model_changes = m.nmodel;
 	kernel_changes(&m, k);
 	cs->kernel_changes = k->present ? (long)m.k.n : -1;
-	if (k->present && (long)m.k.n != m.nmodel)
-		fprintf(stderr, "%s: %s: the kernel made %zu changes, the model %ld\n", lab_prog,
-			c->cell, m.k.n, m.nmodel);
 	load_user_reads(o->dir, c->cell, &m.u);
 
 	match_kernel(&m);
 	cs->kernel_skipped = m.ob[0].n ? m.ob[0].step[m.ob[0].n - 1] + 1 - (long)m.ob[0].n : 0;
+	if (k->present && (long)m.k.n != m.nmodel)
+		fprintf(stderr, "%s: %s: the kernel made %zu changes, the model %ld (%ld skipped "
+			"by the trigger or lost by the observer)\n", lab_prog, c->cell, m.k.n,
+			m.nmodel, cs->kernel_skipped);
 	match_user(&m, k->present);
 	cs->lost = (k->present ? (long)m.k.n : m.nmodel) - (long)m.u.n;
 	if (cs->lost < 0)

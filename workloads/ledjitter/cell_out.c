@@ -278,6 +278,12 @@ void cell_metrics(struct outputs *o, const struct match *m, const struct kevents
 	for (x = 0; x < 2; x++)
 		if (x == 1 || k->present)
 			observer_out(o, m, params, cs, x);
+	/* hr_pattern's steps skipped after a stall (and the kernel observer's lost changes) */
+	if (k->present) {
+		double skipped = (double)cs->kernel_skipped;
+
+		report_metric(o, "skipped_changes", lp, "changes", &skipped, 1);
+	}
 	gap_out(o, m, lp, cs);
 	lateness_out(o, m, k, lp, cs);
 }

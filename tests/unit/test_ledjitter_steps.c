@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of `ledjitter report` (build/ledjitter, run from the
+ * repository's root): which step of the ideal timeline each observed change
+ * is. A fixture run holds one hr_pattern cell whose trigger skips two steps
+ * after a stall (as kernel/patches' hr_pattern does: it sets the brightness
+ * of the step it is at, once) and one jiffies pattern cell whose every step
+ * is 6 ms late on the one before (HZ=250 rounding). hr_pattern's changes
+ * must be indexed by time: no drift, the two skipped steps counted, the
+ * stall's lateness in the interval error across the skip. pattern's by
+ * count: its drift is its accumulated lateness, 6000 ms per 1000 steps.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+static const char *bin = "build/ledjitter";
+static char dir[] = "/tmp/test_ledjitter.XXXXXX";
+
+#define STEPS		400
+#define STEP_NS		10000000ULL
+#define T_HR		1000000000ULL	/* hr_pattern cell's start, ns */
+#define T_PAT		10000000000ULL	/* pattern cell's start */
+#define LATE_NS		200000ULL	/* every hr_pattern change 0.2 ms late */
+#define STALL_STEP	100		/* steps 100, 101 skipped, 102 set 5 ms late */
+#define STALL_LATE_NS	5000000ULL
+
+static int report(void)
+{
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execl(bin, bin, "report", "--out", dir, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static FILE *file(const char *name, const char *header)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		tap_bail("cannot write the fixture %s", path);
+	fprintf(f, "%s\n", header);
+	return f;
+}
+
+/* The change of step k at @t: the kernel's set and the user's read 0.1 ms later */
+static void change(FILE *probe, FILE *user, const char *led, int k, unsigned long long t)
+{
+	int b = k % 2 ? 0 : 255;
+
+	fprintf(probe, "set,%llu,%s,%d,,,0\n", t, led, b);
+	fprintf(user, "%d,%llu,%d\n", k, t + 100000, b);
+}
+
+static void fixture(void)
+{
+	FILE *cells, *probe, *uh, *up;
+	int k;
+
+	cells = file("cells-idle.csv", "cell,mode,step_ms,load,steps,repeat,pattern,led,t_open_ns,"
+		     "t_start_ns,t_written_ns,t_end_ns,hz,reads,status");
+	fprintf(cells, "hr-10,hr_pattern,10,idle,%d,-1,255 10 255 0 0 10 0 0,led-hr,%llu,%llu,%llu,"
+		"%llu,250,%d,ok\n", STEPS, T_HR - 1000, T_HR, T_HR + 1000,
+		T_HR + (STEPS + 1) * STEP_NS, STEPS);
+	fprintf(cells, "pat-10,pattern,10,idle,%d,-1,255 10 255 0 0 10 0 0,led-pat,%llu,%llu,%llu,"
+		"%llu,250,%d,ok\n", STEPS, T_PAT - 1000, T_PAT, T_PAT + 1000,
+		T_PAT + 2 * STEPS * STEP_NS, STEPS);
+	fclose(cells);
+	probe = file("probe-led_timer.csv", "event,t_ns,led,value,late_ticks,late_ns,cpu");
+	uh = file("user-hr-10.csv", "read,t_ns,brightness");
+	up = file("user-pat-10.csv", "read,t_ns,brightness");
+	for (k = 0; k < STEPS; k++) {
+		/* each step 16 ms after the one before: 6 ms late, accumulated */
+		change(probe, up, "led-pat", k, T_PAT + k * 16000000ULL);
+		if (k == STALL_STEP || k == STALL_STEP + 1)
+			continue;
+		change(probe, uh, "led-hr", k, T_HR + k * STEP_NS +
+		       (k == STALL_STEP + 2 ? STALL_LATE_NS : LATE_NS));
+	}
+	fclose(probe);
+	fclose(uh);
+	fclose(up);
+}
+
+/* The value of metric @name for @mode and @observer (NULL: none), or NULL */
+static json_t *metric(json_t *sum, const char *name, const char *mode, const char *observer)
+{
+	json_t *m, *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(sum, "metrics"), i, m) {
+		p = json_object_get(m, "params");
+		if (strcmp(json_string_value(json_object_get(m, "name")) ?: "", name) ||
+		    strcmp(json_string_value(json_object_get(p, "mode")) ?: "", mode))
+			continue;
+		if (observer &&
+		    strcmp(json_string_value(json_object_get(p, "observer")) ?: "", observer))
+			continue;
+		return m;
+	}
+	return NULL;
+}
+
+static double num(json_t *m, const char *key)
+{
+	json_t *v = m ? json_object_get(m, key) : NULL;
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int main(void)
+{
+	char path[256], cmd[300];
+	json_t *sum, *d;
+	int rc;
+
+	if (access(bin, X_OK))
+		tap_bail("%s is not built (make all)", bin);
+	if (!mkdtemp(dir))
+		tap_bail("mkdtemp: cannot make %s", dir);
+	fixture();
+	rc = report();
+	tap_ok(rc == 0 || rc == 1, "report ran on the fixture: expected exit 0 or 1 (targets), got %d",
+	       rc);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	sum = json_load_file(path, 0, NULL);
+	if (!sum)
+		tap_bail("no %s", path);
+
+	d = metric(sum, "drift_ms_per_1000_steps", "hr_pattern", "kernel");
+	/* (the one step 4.8 ms later than the rest tilts the fit by -0.09) */
+	tap_eq_dbl(num(d, "median"), 0, 0.2,
+		   "hr_pattern: steps indexed by time, the skipped steps are not drift (ms/1000 steps)");
+	tap_eq_dbl(num(metric(sum, "skipped_changes", "hr_pattern", NULL), "median"), 2, 0,
+		   "hr_pattern: the two steps skipped after the stall are counted");
+	tap_eq_dbl(num(metric(sum, "step_error_us", "hr_pattern", "kernel"), "median"),
+		   LATE_NS / 1e3, 0.01, "hr_pattern: step error median is the 0.2 ms lateness (us)");
+	tap_eq_dbl(num(metric(sum, "interval_error_us", "hr_pattern", "kernel"), "max"),
+		   (STALL_LATE_NS - LATE_NS) / 1e3, 0.01,
+		   "hr_pattern: the interval across the skipped steps carries the stall's lateness (us)");
+	tap_eq_dbl(num(metric(sum, "interval_error_us", "hr_pattern", "kernel"), "n"),
+		   STEPS - 2 - 1, 0, "hr_pattern: one interval error per observed change but the first");
+	tap_eq_dbl(num(metric(sum, "interval_error_us", "hr_pattern", "user"), "n"),
+		   STEPS - 2 - 2, 0,
+		   "hr_pattern: the user observer's interval errors are between consecutive steps only");
+
+	d = metric(sum, "drift_ms_per_1000_steps", "pattern", "kernel");
+	tap_eq_dbl(num(d, "median"), 6000, 0.01,
+		   "pattern: steps indexed by count, its 6 ms a step accumulate (ms/1000 steps)");
+	tap_eq_dbl(num(metric(sum, "skipped_changes", "pattern", NULL), "median"), 0, 0,
+		   "pattern: no step skipped");
+	json_decref(sum);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		tap_diag("could not remove %s", dir);
+	return tap_finish();
+}
