@@ -71,12 +71,24 @@ probe_start() {
 
 # probe_stop SCRIPT: stop bpftrace (SIGINT, so it prints its maps), then
 # write probe-SCRIPT.csv (printf lines) and probe-SCRIPT-maps.csv (maps and
-# histograms: map,key,low,high,value).
+# histograms: map,key,low,high,value). A bpftrace still running
+# LAB_PROBE_STOP_SECONDS (120) after the SIGINT is killed and the probe fails,
+# so that a stuck probe costs its output, not the rest of the run.
 probe_stop() {
-	local name=$1 var pid
+	local name=$1 var pid i limit=${LAB_PROBE_STOP_SECONDS:-120}
 	var=PROBE_PID_${name//[^a-zA-Z0-9]/_}
 	pid=${!var}
 	kill -INT "$pid" 2>/dev/null || true
+	for ((i = 0; i < 10 * limit; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "probe $name: bpftrace still running ${limit} s after SIGINT: killed, its maps are lost" >&2
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" || true
+		return 1
+	fi
 	wait "$pid" || true
 	"$LAB_SRC/bench/probe2csv.sh" "$LAB_WL_OUT/probe-$name.json" "$LAB_WL_OUT/probe-$name"
 }

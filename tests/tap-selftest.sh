@@ -84,5 +84,22 @@ ln -s "$root/bench" "$tmp/src/bench"
 # shellcheck disable=SC2016 # expanded by that bash
 check "bench/guest-lib.sh in a tree that links only bench/ defines tap_fold" yes \
 	"$(LAB_SRC=$tmp/src bash -c '. "$LAB_SRC/bench/guest-lib.sh" && declare -F tap_fold >/dev/null && echo yes' 2>&1)"
+
+# probe_stop does not wait for ever on a bpftrace that ignores SIGINT: it
+# kills it after LAB_PROBE_STOP_SECONDS and fails, naming the probe
+mkdir -p "$tmp/wl"
+# shellcheck disable=SC2016 # expanded by that bash
+out=$(LAB_SRC=$root LAB_WL_OUT=$tmp/wl LAB_PROBE_STOP_SECONDS=1 bash -c '
+	. "$LAB_SRC/bench/guest-lib.sh"
+	bash -c "trap \"\" INT; sleep 60" &
+	PROBE_PID_stuck=$!
+	t0=$SECONDS rc=0
+	probe_stop stuck 2>"$LAB_WL_OUT/err" || rc=$?
+	gone=yes
+	! kill -0 "$PROBE_PID_stuck" 2>/dev/null || gone=no
+	echo "$rc $((SECONDS - t0 < 10)) $gone $(grep -c "probe stuck: bpftrace still running 1 s after SIGINT: killed" "$LAB_WL_OUT/err")"
+' 2>&1)
+check "probe_stop kills a bpftrace that ignores SIGINT: fails, within 10 s, process gone, message names it" \
+	"1 1 yes 1" "$out"
 echo "1..$n"
 [ "$tap_failed" -eq 0 ]
