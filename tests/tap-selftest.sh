@@ -91,8 +91,9 @@ mkdir -p "$tmp/wl"
 # shellcheck disable=SC2016 # expanded by that bash
 out=$(LAB_SRC=$root LAB_WL_OUT=$tmp/wl LAB_PROBE_STOP_SECONDS=1 bash -c '
 	. "$LAB_SRC/bench/guest-lib.sh"
-	bash -c "trap \"\" INT; sleep 60" &
+	bash -c "trap \"\" INT; touch \"$LAB_WL_OUT/ready\"; sleep 60" &
 	PROBE_PID_stuck=$!
+	for _ in $(seq 100); do [ ! -f "$LAB_WL_OUT/ready" ] || break; sleep 0.1; done
 	t0=$SECONDS rc=0
 	probe_stop stuck 2>"$LAB_WL_OUT/err" || rc=$?
 	gone=yes

@@ -321,12 +321,13 @@ static void text_line(FILE *f, const struct metric *m)
 
 	if (isfinite(a->lo) && isfinite(a->hi))
 		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", a->lo, a->hi);
-	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s  %s\n",
+	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s n %zu/%zu  %s\n",
 		json_string_value(json_object_get(m->desc, "workload")),
 		json_string_value(json_object_get(m->desc, "name")), p ? p : "{}",
 		a->med_a, a->med_b, a->change, ci, fmt_num(q, sizeof(q), "%.3g", a->q),
 		fmt_num(cva, sizeof(cva), "%.1f%%", 100 * a->cv_a),
-		fmt_num(cvb, sizeof(cvb), "%.1f%%", 100 * a->cv_b), a->why ? a->why : "");
+		fmt_num(cvb, sizeof(cvb), "%.1f%%", 100 * a->cv_b), m->n[0], m->n[1],
+		a->why ? a->why : "");
 	free(p);
 }
 
@@ -335,6 +336,7 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	struct atomic_file txt;
 	json_t *arr = json_array(), *root, *jw = json_array();
 	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, judged = 0;
+	size_t fewer = 0;
 	char *path;
 	int err;
 
@@ -351,15 +353,19 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 		json_array_append_new(arr, metric_json(m));
 		changed += m->ab.changed;
 		judged += m->n[0] >= 2 && m->n[1] >= 2 && !m->count;
+		fewer += m->n[0] < c->nruns[0] || m->n[1] < c->nruns[1];
 	}
 	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics, %zu tested; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% bootstrap interval that excludes 0)\n",
 		c->nruns[0], c->nruns[1], c->nm, judged, changed);
+	if (fewer)
+		fprintf(txt.f, "%zu metrics are missing from some boots (a run that failed or skipped them): "
+			"each line's n A/B is its boots a side\n", fewer);
 	if (c->nruns[0] < 2 || c->nruns[1] < 2)
 		fprintf(txt.f, "one boot a side gives no significance: %%change only\n");
 	else if (!changed)
 		fprintf(txt.f, "no change found\n");
 	fprintf(txt.f, "%-9s %-28s %-40s %12s %12s %9s %s\n", "workload", "metric", "params",
-		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, verdict");
+		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, boots A/B, verdict");
 	for (i = 0; i < c->nm; i++) {
 		const struct metric *m = &c->m[order[i]];
 
