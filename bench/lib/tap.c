@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* TAP 13 output; see tap.h. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -150,4 +153,37 @@ int tap_finish(void)
 	printf("# %u passed, %u failed, %u skipped\n", tap.passed, tap.failed, tap.skipped);
 	fflush(stdout);
 	return tap.failed || !plan_met ? 1 : 0;
+}
+
+FILE *tap_fixture(const char *dir, const char *name, const char *header)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || (header && fprintf(f, "%s\n", header) < 0))
+		tap_bail("cannot write the fixture %s", path);
+	return f;
+}
+
+int tap_run(char *const argv[], const char *err_path)
+{
+	int status, fd;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, STDOUT_FILENO);
+		if (err_path)
+			fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, STDERR_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

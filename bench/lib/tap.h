@@ -25,6 +25,7 @@
 #define BENCH_TAP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 void tap_plan(unsigned int n);
 /* A test result; the description is printf-formatted. Returns @pass. */
@@ -48,5 +49,15 @@ void tap_bail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
  * plan was met, 1 otherwise.
  */
 int tap_finish(void);
+
+/*
+ * Fixtures for the tests of a program's `report` verb: DIR/NAME opened for
+ * writing, with @header as its first line unless NULL (bails out when it
+ * cannot be made); and the program run on them: @argv[0] executed with
+ * @argv, its stdout to /dev/null, its stderr to @err_path (NULL:
+ * /dev/null). tap_run() returns its exit code, -1 when it did not exit.
+ */
+FILE *tap_fixture(const char *dir, const char *name, const char *header);
+int tap_run(char *const argv[], const char *err_path);
 
 #endif

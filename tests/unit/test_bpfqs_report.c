@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -33,44 +32,26 @@ static int bpfqs(const char *const *args)
 {
 	char *argv[24] = { (char *)bin };
 	char path[128];
-	int status, fd, i;
+	int rc, fd, i;
 	ssize_t n;
-	pid_t pid;
 
 	for (i = 0; args[i] && i < 22; i++)
 		argv[i + 1] = (char *)args[i];
 	argv[i + 1] = NULL;
 	snprintf(path, sizeof(path), "%s.err", dir);
-	pid = fork();
-	if (pid == 0) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		dup2(fd, STDERR_FILENO);
-		fd = open("/dev/null", O_WRONLY);
-		dup2(fd, STDOUT_FILENO);
-		execv(bin, argv);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
+	rc = tap_run(argv, path);
 	fd = open(path, O_RDONLY);
 	n = fd >= 0 ? read(fd, err, sizeof(err) - 1) : 0;
 	err[n > 0 ? n : 0] = '\0';
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return rc;
 }
 
 static FILE *create(const char *name)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		tap_bail("cannot write the fixture %s", path);
-	return f;
+	return tap_fixture(dir, name, NULL);
 }
 
 static void put(const char *name, const char *text)

@@ -11,13 +11,11 @@
  * count: its drift is its accumulated lateness, 6000 ms per 1000 steps.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -35,32 +33,14 @@ static char dir[] = "/tmp/test_ledjitter.XXXXXX";
 
 static int report(void)
 {
-	int status, fd;
-	pid_t pid = fork();
+	char *argv[] = { (char *)bin, "report", "--out", dir, NULL };
 
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		execl(bin, bin, "report", "--out", dir, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return tap_run(argv, NULL);
 }
 
 static FILE *file(const char *name, const char *header)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		tap_bail("cannot write the fixture %s", path);
-	fprintf(f, "%s\n", header);
-	return f;
+	return tap_fixture(dir, name, header);
 }
 
 /* The change of step k at @t: the kernel's set and the user's read 0.1 ms later */

@@ -7,13 +7,10 @@
  * it, and that the ratios reach summary.json with their intervals.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -23,32 +20,14 @@ static char dir[] = "/tmp/test_routedump.XXXXXX";
 
 static int report(void)
 {
-	int status, fd;
-	pid_t pid = fork();
+	char *argv[] = { (char *)bin, "report", "--out", dir, NULL };
 
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		execl(bin, bin, "report", "--out", dir, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return tap_run(argv, NULL);
 }
 
 static FILE *file(const char *name, const char *header)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		tap_bail("cannot write the fixture %s", path);
-	fprintf(f, "%s\n", header);
-	return f;
+	return tap_fixture(dir, name, header);
 }
 
 /* 1 warm-up and 10 measured dumps of @mode at @pct, wall about @ms */
