@@ -185,6 +185,24 @@ size_t led_model_changes(struct led_step *s, size_t n, unsigned int initial)
 	return k;
 }
 
+bool led_model_match_skipping(const int *b, const uint64_t *t, size_t n,
+			      const struct led_step *s, size_t nc, size_t *bad,
+			      size_t *skipped)
+{
+	size_t i, j = 0;
+
+	*skipped = 0;
+	for (i = 0; i < n; i++, j++) {
+		for (; j < nc && b[i] != (int)s[j].brightness; j++, ++*skipped)
+			if (j + 1 >= nc || t[i] < s[j + 1].t_ms * 1000000)
+				break;
+		if (j >= nc || b[i] != (int)s[j].brightness)
+			break;
+	}
+	*bad = i;
+	return i == n && j == nc;
+}
+
 double led_model_jiffies_ms(unsigned int ms, unsigned int hz)
 {
 	unsigned long long ticks;

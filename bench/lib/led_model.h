@@ -35,6 +35,7 @@
 #ifndef BENCH_LED_MODEL_H
 #define BENCH_LED_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -102,6 +103,20 @@ int led_model_final(const struct led_tuple *t, size_t n, int repeat,
  * Compacts @s in place and returns the new count.
  */
 size_t led_model_changes(struct led_step *s, size_t n, unsigned int initial);
+
+/*
+ * led_model_match_skipping - whether the observed changes @b[0..n) at @t
+ * (ns, from the start of the timeline) are the model's @nc changes @s in
+ * order, the way hr_pattern takes them: a change may be missing only when
+ * the next one observed came once the missing step had ended (after a stall
+ * hr_pattern skips the steps that ended, and sets the brightness once), and
+ * the last one must be the model's last. Returns true or false; *@bad is
+ * the first observed change that does not fit (@n when all fit), *@skipped
+ * the count of model changes passed over.
+ */
+bool led_model_match_skipping(const int *b, const uint64_t *t, size_t n,
+			      const struct led_step *s, size_t nc, size_t *bad,
+			      size_t *skipped);
 
 /*
  * led_model_jiffies_ms - the shortest interval the 6.1 software pattern

@@ -298,6 +298,47 @@ static void test_target_drift(void)
 		   "target drift: no interval (too few steps) is not judged");
 }
 
+/* hr_pattern's changes of the dimming example, with skipped steps */
+static void test_match_skipping(void)
+{
+	int b[128];
+	uint64_t tt[128];
+	size_t c, i, n, bad, skipped;
+	long ns;
+
+	parse("0 1000 255 2000");
+	ns = led_model_steps(t, 2, 1, s, N(s));
+	c = led_model_changes(s, (size_t)ns, 0);
+	for (i = 0; i < c; i++) {
+		b[i] = (int)s[i].brightness;
+		tt[i] = s[i].t_ms * 1000000 + 1000000;
+	}
+	tap_ok(led_model_match_skipping(b, tt, c, s, c, &bad, &skipped) && skipped == 0,
+	       "match skipping: every change 1 ms late fits, none skipped (got bad %zu, skipped %zu)",
+	       bad, skipped);
+	/* a stall: changes 7 and 8 skipped, 9 set 1 ms after its time */
+	for (i = 7; i + 2 < c; i++) {
+		b[i] = b[i + 2];
+		tt[i] = tt[i + 2];
+	}
+	n = c - 2;
+	tap_ok(led_model_match_skipping(b, tt, n, s, c, &bad, &skipped) && skipped == 2,
+	       "match skipping: two steps skipped after a stall fit, and are counted (got bad %zu, "
+	       "skipped %zu)", bad, skipped);
+	/* change 9's value set while step 7 still runs: early, not a skip */
+	tt[7] = s[7].t_ms * 1000000 + 1000000;
+	tap_ok(!led_model_match_skipping(b, tt, n, s, c, &bad, &skipped) && bad == 7,
+	       "match skipping: a step's value set before the steps passed over ended is refused "
+	       "at that change (got bad %zu)", bad);
+	tt[7] = s[9].t_ms * 1000000 + 1000000;
+	b[10] = 3;
+	tap_ok(!led_model_match_skipping(b, tt, n, s, c, &bad, &skipped) && bad == 10,
+	       "match skipping: a value not in the ramp is refused (got bad %zu)", bad);
+	b[10] = (int)s[12].brightness;
+	tap_ok(!led_model_match_skipping(b, tt, n - 1, s, c, &bad, &skipped),
+	       "match skipping: changes that stop before the model's last are refused");
+}
+
 int main(void)
 {
 	test_parse();
@@ -311,5 +352,6 @@ int main(void)
 	test_target_mean_interval();
 	test_target_within();
 	test_target_drift();
+	test_match_skipping();
 	return tap_finish();
 }
