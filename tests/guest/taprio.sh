@@ -67,6 +67,20 @@ for f in *.sched; do
 done
 cd "$LAB_SRC"
 
+# Created with zero intervals only: on creation taprio does not know the
+# link speed yet, so without patch 0008 it took the schedule, and its zero
+# cycle made taprio_change WARN ("failed get start time")
+{
+	grep -E '^(num_tc|map|queues|clockid) ' "$good"
+	echo "sched-entry S 01 0"
+	echo "sched-entry S 02 0"
+} >"$tmp/zero.sched"
+"$taprio" apply --no-check "$tmp/zero.sched" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+check "a new taprio of zero intervals only is refused (exit 1)" 1 "$rc"
+check "the kernel's reason is passed through" "the kernel refused the schedule on eth0: Invalid interval for schedule entry" \
+	"$(grep -m1 -o 'the kernel refused the schedule on eth0: Invalid interval for schedule entry' "$tmp/err" || head -1 "$tmp/err")"
+check "no taprio is left configured after it" mq "$(root_kind)"
+
 # A schedule the kernel refuses stops a run at once, named as the user gave
 # it (--name), with nothing left configured
 "$taprio" run --out "$tmp" --count 10 --name my-schedule.sched \

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/ptp_clock.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -55,11 +56,16 @@ static int phc_adjtime(const struct phc_ctx *c, struct timex *tx)
 	return clock_adjtime(c->clk, tx) < 0 ? -errno : 0;
 }
 
-static int phc_setfreq(const struct phc_ctx *c, double ppm)
+static int phc_setfreq_scaled(const struct phc_ctx *c, long scaled_ppm)
 {
-	struct timex tx = { .modes = ADJ_FREQUENCY, .freq = lround(ppm * 65536) };
+	struct timex tx = { .modes = ADJ_FREQUENCY, .freq = scaled_ppm };
 
 	return phc_adjtime(c, &tx);
+}
+
+static int phc_setfreq(const struct phc_ctx *c, double ppm)
+{
+	return phc_setfreq_scaled(c, lround(ppm * 65536));
 }
 
 static int phc_step(const struct phc_ctx *c, int64_t ns)
@@ -278,6 +284,14 @@ static void check_adjfine(const struct phc_ctx *c, long freq_ppb)
 	tap_eq_int(tx.freq, lround(asks[ARRAY_SIZE(asks) - 1] * 65536),
 		   "clock_adjtime with modes 0 reads back the last frequency asked");
 	expect_err(phc_setfreq(c, 600), -ERANGE, "adjfine beyond max_adj (600 ppm) is refused");
+	expect_err(phc_setfreq(c, -600), -ERANGE, "adjfine beyond -max_adj (-600 ppm) is refused");
+	/* The core's check of max_adj converts to ppb with an overflow: this
+	 * request (found by fuzzing) passed it as 0 ppb
+	 */
+	expect_err(phc_setfreq_scaled(c, 2066035336255469780L), -ERANGE,
+		   "adjfine of 2066035336255469780 scaled ppm (wraps to 0 ppb in the core) is refused");
+	expect_err(phc_setfreq_scaled(c, LONG_MIN), -ERANGE,
+		   "adjfine of LONG_MIN scaled ppm is refused");
 	phc_setfreq(c, 0);
 }
 
