@@ -32,7 +32,7 @@ void fz_setup(struct fz *f, const char *suite, int argc, char **argv, const stru
 		  .help = "the generator's seed (default: a fresh one, printed)", .min = 0,
 		  .max = 9007199254740991.0, .given = &seeded },
 		LAB_OPT_U64("iterations", &iterations, 1, 100000000, "at most N iterations (default 2000)"),
-		LAB_OPT_DBL("seconds", &seconds, 0.1, 86400, "at most T seconds of fuzzing (default 15)"),
+		LAB_OPT_DBL("seconds", &seconds, 0.1, 86400, "at most X seconds of fuzzing (default 15)"),
 		LAB_OPT_FLAG("known-bugs", &known, "also run the cases of known, unfixed kernel bugs"),
 		LAB_OPT_FLAG("verbose", &verbose, "print every request and its answer"),
 	};

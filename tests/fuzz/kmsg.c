@@ -63,12 +63,18 @@ int kmsg_classify(const char *msg)
 	return 0;
 }
 
-/* The message of a record "PRI,SEQ,TIME,FLAGS;MESSAGE" (else the line as it is) */
+/*
+ * The message of a record "PRI,SEQ,TIME,FLAGS;MESSAGE" or of a console line
+ * "[   1.234567] MESSAGE" (else the line as it is)
+ */
 static const char *record_text(const char *rec)
 {
 	const char *semi = strchr(rec, ';');
 	const char *p;
 
+	if (rec[0] == '[' && (p = strchr(rec, ']')) && strspn(rec + 1, " 0123456789.") ==
+							     (size_t)(p - rec - 1))
+		return p[1] == ' ' ? p + 2 : p + 1;
 	if (!semi)
 		return rec;
 	for (p = rec; p < semi; p++)
