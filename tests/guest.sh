@@ -30,14 +30,29 @@ newrun() {
 	echo "$base/$1"
 }
 
-# 1. The guest suites, one step each (LAB_GUEST_TESTS="a b" runs only those)
+# 1. The guest suites, one step each (LAB_GUEST_TESTS="a b" runs only those,
+# named exactly: "ptp" is not "fuzz-ptp")
+read -ra wanted <<<"${LAB_GUEST_TESTS:-}"
+# listed NAME: NAME is one of the words of LAB_GUEST_TESTS
+listed() {
+	local w
+	for w in "${wanted[@]}"; do
+		[ "$w" != "$1" ] || return 0
+	done
+	return 1
+}
 suites=()
 for t in tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
-	if [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qw -- "$name" <<<"$LAB_GUEST_TESTS"; then
+	if [ "${#wanted[@]}" -gt 0 ] && ! listed "$name"; then
 		continue
 	fi
 	suites+=("$t")
+done
+for w in "${wanted[@]}"; do
+	if [ "$w" != harness ] && [ ! -f "tests/guest/$w.sh" ]; then
+		tap_result "not ok" "LAB_GUEST_TESTS names '$w', which is no suite of tests/guest/ (nor harness)"
+	fi
 done
 run=$(newrun suites)
 for t in "${suites[@]}"; do
@@ -58,7 +73,7 @@ echo "# boot: $(grep -E '^(accel|boot_seconds|net_mode)=' "$run/vm.env" | tr '\n
 
 # LAB_GUEST_TESTS names suites only: the harness's own boots (2-7) run when
 # it is unset or names "harness"
-if [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qw harness <<<"$LAB_GUEST_TESTS"; then
+if [ "${#wanted[@]}" -gt 0 ] && ! listed harness; then
 	echo "1..$n"
 	exit 0
 fi
