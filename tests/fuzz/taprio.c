@@ -97,7 +97,8 @@ struct tctx {
 	int ifindex;
 	char *buf;
 	bool short_refused;	/* the kernel refuses intervals the gate timer cannot keep */
-	uint32_t floor;		/* the shortest interval and cycle sent, ns */
+	uint32_t kfloor;	/* then the kernel's shortest software interval and cycle, ns */
+	uint32_t floor;		/* the shortest interval and cycle the kernel may take, sent */
 	bool tracing;
 	uint64_t enotsupp;
 };
@@ -161,6 +162,22 @@ static int tracefs_write(const char *file, const char *val)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+/* The trace buffer's size per CPU, kB ("7 (expanded: 1408)" before first use: 1408) */
+static long trace_buffer_kb(void)
+{
+	char line[128] = "";
+	const char *p;
+	FILE *f = fopen(TRACEFS "/buffer_size_kb", "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	p = strstr(line, "expanded: ");
+	return p ? atol(p + 10) : atol(line);
 }
 
 /* Events of @event in the trace buffer */
@@ -280,7 +297,16 @@ static void sane_sched(struct sched *s, int64_t base, uint32_t iv)
 	}
 }
 
-/* An interval: at or above the floor unless the kernel refuses short ones */
+/*
+ * Below the floor a value is raised to it, unless the kernel must refuse it
+ * (below its own floor): such values are sent as they are
+ */
+static bool too_short(const struct tctx *t, int64_t v)
+{
+	return v > 0 && v < t->floor && !(t->short_refused && v < t->kfloor);
+}
+
+/* An interval: any, but one the kernel may take is at or above the floor */
 static uint32_t pick_interval(struct fz *f, const struct tctx *t)
 {
 	uint32_t v;
@@ -296,7 +322,7 @@ static uint32_t pick_interval(struct fz *f, const struct tctx *t)
 	default:	/* log-uniform between 1 us and 20 ms */
 		v = (uint32_t)(1000.0 * exp2((double)fuzz_below(&f->rng, 1000) / 1000.0 * 14.3));
 	}
-	if (!t->short_refused && v && v < t->floor)
+	if (too_short(t, v))
 		v = t->floor + (uint32_t)fuzz_below(&f->rng, t->floor);
 	return v;
 }
@@ -396,8 +422,7 @@ static void random_sched(struct fz *f, const struct tctx *t, struct sched *s, bo
 		default:
 			s->cycle = (int64_t)(sum / (1 + fuzz_below(&f->rng, 4))) + 1;
 		}
-		/* A cycle the timer cannot keep, unless the kernel refuses it */
-		if (!t->short_refused && s->cycle > 0 && s->cycle < t->floor)
+		if (too_short(t, s->cycle))
 			s->cycle = t->floor;
 	}
 	s->has_ext = fuzz_chance(&f->rng, 15);
@@ -421,10 +446,13 @@ static const char *must_refuse(const struct tctx *t, const struct sched *s)
 	for (i = 0; i < s->n; i++)
 		if (!s->e[i].has_iv || !s->e[i].iv)
 			return "an interval of 0";
-	if (t->short_refused && !(s->has_flags && s->flags))
+	if (t->short_refused && !(s->has_flags && s->flags)) {
 		for (i = 0; i < s->n; i++)
-			if (s->e[i].iv < t->floor)
-				return "an interval the gate timer cannot keep";
+			if (s->e[i].iv < t->kfloor)
+				return "an interval shorter than the software schedule's floor";
+		if (s->has_cycle && s->cycle && s->cycle < t->kfloor)
+			return "a cycle shorter than the software schedule's floor";
+	}
 	return NULL;
 }
 
@@ -609,7 +637,7 @@ int cmd_taprio(int argc, char **argv)
 	pthread_t th;
 	bool threaded;
 	char what[600], extack[256], kind[32], stuck[256];
-	long advances;
+	long advances, buffer_kb;
 	int err, bad;
 
 	fz_setup(&f, "taprio", argc, argv, extra);
@@ -626,6 +654,7 @@ int cmd_taprio(int argc, char **argv)
 		tap_bail("cannot make the dummy device %s with %d TX queues: %s", DEV, NTXQ,
 			 lab_errname(err));
 
+	buffer_kb = trace_buffer_kb();
 	t.tracing = !tracefs_write("events/taprio/enable", "1");
 	if (t.tracing) {
 		tracefs_write("buffer_size_kb", "256");
@@ -637,9 +666,10 @@ int cmd_taprio(int argc, char **argv)
 	t.short_refused = probe_short(&t, extack, sizeof(extack));
 	if (t.short_refused) {
 		/* The kernel's own limit: the fuzz goes below it, and must be refused there */
-		t.floor = 10000;
+		t.kfloor = 10000;
 		tap_diag("taprio: the kernel refuses a 1 us interval in software mode (\"%s\"): "
-			 "intervals of any length are sent", extack);
+			 "intervals and cycles under %u ns are sent as they are, longer ones at or "
+			 "above %u ns", extack, t.kfloor, t.floor);
 	} else {
 		tap_diag("taprio: the kernel takes a 1 us interval at creation: intervals and "
 			 "cycles are kept at or above %u ns", t.floor);
@@ -718,7 +748,12 @@ int cmd_taprio(int argc, char **argv)
 		       "in 0.5 s)", advances);
 		tracefs_write("events/taprio/enable", "0");
 		tracefs_write("trace", "");
-		tracefs_write("buffer_size_kb", "1408");
+		if (buffer_kb > 0) {
+			char kb[32];
+
+			snprintf(kb, sizeof(kb), "%ld", buffer_kb);
+			tracefs_write("buffer_size_kb", kb);
+		}
 	}
 	err = send_req(&t, build(&t, NULL, RTM_DELQDISC, 0), NULL, 0);
 	tap_ok(!err, "taprio: ... and deleted%s%s", err ? ": " : "", err ? lab_errname(err) : "");
