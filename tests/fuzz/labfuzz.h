@@ -45,7 +45,7 @@ void kmsg_close(struct kmsg *k);
 int cmd_kmsg_check(int argc, char **argv);
 
 /* The counts of one kind of request */
-#define FZ_MAX_ERRNO 140
+#define FZ_MAX_ERRNO 600	/* the kernel's internal codes (ENOTSUPP 524) too */
 struct fz_kind {
 	const char *name;	/* "PTP_PEROUT_REQUEST2", "write pattern" */
 	uint64_t tries, accepted, refused;

@@ -61,6 +61,9 @@ struct ptp_ctx {
 	clockid_t clk;
 	char sysdir[PATH_MAX];
 	long freq;		/* the last adjfine taken, scaled ppm */
+	bool usec_checked;	/* the core refuses ADJ_SETOFFSET microseconds out of range */
+	bool known_bugs;
+	uint64_t usec_bug;	/* requests taken with them, where it does not */
 };
 
 /* /dev/ptpN of the clock named ptp_lab: its index, or -1 */
@@ -203,7 +206,8 @@ static void regression_cases(struct fz *f, struct ptp_ctx *c)
 	rq = perout_rq(0, 0, 0, (uint32_t)LAB_MIN_PERIOD_NS - 1);
 	tap_eq_str(errstr(perout(c, &rq)), "ERANGE",
 		   "ptp: a period under the driver's 100 us is refused");
-	rq = perout_rq(1, 0, 1, 0);
+	/* A phase of half the period: the core takes it, the driver has none */
+	rq = perout_rq(0, 500000000, 1, 0);
 	rq.flags = PTP_PEROUT_PHASE;
 	tap_eq_str(errstr(perout(c, &rq)), "EOPNOTSUPP",
 		   "ptp: a phase request is refused: the driver has none");
@@ -228,6 +232,33 @@ static void regression_cases(struct fz *f, struct ptp_ctx *c)
 		   "ptp: adjfine just beyond -max_adj is refused");
 	adjfine(c, 0);
 	c->freq = 0;
+
+	/*
+	 * ADJ_SETOFFSET without ADJ_NANO: the core multiplies the microseconds
+	 * by 1000 before it checks them, so INT64_MIN us wraps to 0 ns and is
+	 * taken (with 0 s, harmlessly, here): a kernel bug of the PTP core
+	 */
+	{
+		struct timex tx = { .modes = ADJ_SETOFFSET };
+		int e;
+
+		tx.time.tv_sec = 0;
+		tx.time.tv_usec = LONG_MIN;
+		e = clock_adjtime(c->clk, &tx) < 0 ? -errno : 0;
+		c->usec_checked = e == -EINVAL;
+		if (c->usec_checked)
+			tap_ok(true, "ptp: regression: ADJ_SETOFFSET of LONG_MIN microseconds is refused "
+			       "(EINVAL)");
+		else if (c->known_bugs)
+			tap_fail("ptp: regression: ADJ_SETOFFSET of LONG_MIN microseconds is refused",
+				 "expected EINVAL, got %s", errstr(e));
+		else
+			tap_skip("known bug, not fixed in this kernel: ptp_clock_adjtime() multiplies "
+				 "the microseconds by 1000 before checking them, so LONG_MIN us wraps to "
+				 "0 ns and is taken; such requests are counted, not failed (--known-bugs "
+				 "fails them)", "ptp: regression: ADJ_SETOFFSET of LONG_MIN microseconds "
+				 "is refused (%s)", errstr(e));
+	}
 
 	tap_eq_str(errstr(settime(c, -1, 0)), "EINVAL", "ptp: clock_settime to -1 s is refused");
 	tap_eq_str(errstr(settime(c, KTIME_SEC_MAX, 0)), "EINVAL",
@@ -392,9 +423,16 @@ static void fuzz_adjtime(struct fz *f, struct ptp_ctx *c, struct fz_kind *k)
 	since = (int64_t)mono_ns() - t0;
 	after = phc_now(c);
 	fz_result(f, k, err, E_ADJ, what);
+	/* Random modes: ADJ_FREQUENCY without ADJ_SETOFFSET sets the frequency (0) */
+	if (!err && !(tx.modes & ADJ_SETOFFSET) && (tx.modes & ADJ_FREQUENCY))
+		c->freq = tx.freq;
 	if (!err && tx.modes & ADJ_SETOFFSET && !(tx.modes & ADJ_NANO) &&
-	    (tx.time.tv_usec < 0 || tx.time.tv_usec >= 1000000))
-		fz_bad(f, k, "%s: taken, but its microseconds are out of range", what);
+	    (tx.time.tv_usec < 0 || tx.time.tv_usec >= 1000000)) {
+		if (c->usec_checked || c->known_bugs)
+			fz_bad(f, k, "%s: taken, but its microseconds are out of range", what);
+		else
+			c->usec_bug++;
+	}
 	if (!err && exact && (after - before < delta || after - before > delta + since * 2 + NS))
 		fz_bad(f, k, "%s: taken, but the clock moved by %" PRId64 " ns, not %" PRId64, what,
 		       after - before, delta);
@@ -684,9 +722,19 @@ int cmd_ptp(int argc, char **argv)
 	if (c.fd < 0)
 		tap_bail("cannot open %s: %s", path, strerror(errno));
 	c.clk = FD_TO_CLOCKID(c.fd);
+	c.known_bugs = f.known_bugs;
 	tap_diag("ptp: fuzzing %s (%s)", path, c.sysdir);
 
 	regression_cases(&f, &c);
+
+	/* Events in the queue for the reads: the output looped back to extts */
+	{
+		struct ptp_extts_request ex = { .index = 0, .flags = PTP_ENABLE_FEATURE | PTP_RISING_EDGE };
+		struct ptp_perout_request po = perout_rq(phc_now(&c) / NS + 1, 0, 0, 10000000);
+
+		ioctl(c.fd, PTP_EXTTS_REQUEST2, &ex);
+		perout(&c, &po);
+	}
 
 	memset(&s, 0, sizeof(s));
 	s.f = f;
@@ -750,6 +798,9 @@ int cmd_ptp(int argc, char **argv)
 	fz_report_kind(&s.f, &s.period, "every refusal an errno");
 	fz_report_kind(&s.f, &s.pps, "a number taken, anything else EINVAL");
 	tap_diag("ptp: the second thread made %" PRIu64 " sysfs writes", s.f.iteration);
+	if (c.usec_bug)
+		tap_diag("ptp: known bug: %" PRIu64 " ADJ_SETOFFSET requests with microseconds out of "
+			 "range were taken (the core's unchecked multiplication)", c.usec_bug);
 
 	/* Leave the clock as the boot left it: outputs off, rate and offset of the parameters */
 	perout(&c, &off);
