@@ -606,8 +606,18 @@ static void fuzz_read(struct fz *f, struct ptp_ctx *c, struct fz_kind *k)
 	ssize_t r;
 	int err;
 
-	if (len % sizeof(ev[0]) == 0 && (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN)))
-		return;	/* a read would wait for an event */
+	if (len % sizeof(ev[0]) == 0 && poll(&p, 1, 0) != 1) {
+		/* A read would wait: now and then loop a 1 ms output back to extts */
+		struct ptp_extts_request ex = { .flags = PTP_ENABLE_FEATURE | PTP_RISING_EDGE };
+		struct ptp_perout_request po = perout_rq(phc_now(c) / NS, 0, 0, 1000000);
+
+		if (!fuzz_chance(&f->rng, 30))
+			return;
+		ioctl(c->fd, PTP_EXTTS_REQUEST2, &ex);
+		perout(c, &po);
+		if (poll(&p, 1, 100) != 1)
+			return;
+	}
 	if (!len)
 		len = 1;
 	snprintf(what, sizeof(what), "read of %zu bytes", len);
