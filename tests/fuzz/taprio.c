@@ -29,6 +29,14 @@
  * runs the timer); when it does not, the random schedules keep their
  * intervals and cycles at or above --floor-ns and the known livelock is a
  * SKIP naming it (--known-bugs replays it: the guest is expected to hang).
+ * Where it does, values below the kernel's floor are sent as they are (and
+ * must be refused), values above it at or above --floor-ns: under TCG a
+ * schedule of 10 us keeps a vCPU busy in the timer.
+ *
+ * The same livelock comes, whatever the intervals, from a base-time before
+ * now - KTIME_MAX (now - base overflows when taprio computes the start):
+ * unless the kernel refuses negative base-times, they are kept above
+ * -1e12 ns, and base-time INT64_MIN is a SKIP naming the bug.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -99,6 +107,7 @@ struct tctx {
 	bool short_refused;	/* the kernel refuses intervals the gate timer cannot keep */
 	uint32_t kfloor;	/* then the kernel's shortest software interval and cycle, ns */
 	uint32_t floor;		/* the shortest interval and cycle the kernel may take, sent */
+	bool negbase_refused;	/* the kernel refuses a negative base-time */
 	bool tracing;
 	uint64_t enotsupp;
 };
@@ -431,6 +440,14 @@ static void random_sched(struct fz *f, const struct tctx *t, struct sched *s, bo
 	default:
 		s->base = tai_now() + fuzz_range(&f->rng, -2000000000LL, 200000000LL);
 	}
+	/*
+	 * A base-time before now - KTIME_MAX overflows taprio_get_start_time()
+	 * (now - base): the start lands near KTIME_MIN and the timer re-arms
+	 * into the past for ever, whatever the intervals. Unless the kernel
+	 * refuses negative base-times, keep them within a harmless range.
+	 */
+	if (!t->negbase_refused && s->base < -1000000000000LL)
+		s->base = -fuzz_range(&f->rng, 0, 1000000000000LL);
 	s->has_list = fuzz_chance(&f->rng, 97);
 	switch (fuzz_below(&f->rng, 20)) {
 	case 0:
@@ -494,6 +511,8 @@ static const char *must_refuse(const struct tctx *t, const struct sched *s)
 
 	if (s->has_cycle && (s->cycle < 0 || s->cycle > INT32_MAX))
 		return "a cycle time outside 0..INT_MAX";
+	if (t->negbase_refused && s->has_base && s->base < 0)
+		return "a negative base-time";
 	if (!s->has_list || !s->n)
 		return "no entry";
 	for (i = 0; i < s->n; i++)
@@ -635,6 +654,83 @@ static bool probe_short(struct tctx *t, char *extack, size_t len)
 	return err == -EINVAL;
 }
 
+/* The kernel's floor itself, with the timer an hour ahead: 10 us taken, less refused */
+static void floor_cases(struct tctx *t)
+{
+	int64_t later = tai_now() + 3600LL * 1000000000LL;
+	struct sched s;
+	char extack[256];
+	int err;
+
+	sane_sched(&s, later, t->kfloor);
+	err = send_req(t, build(t, &s, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE), extack,
+		       sizeof(extack));
+	tap_ok(!err, "taprio: software intervals of exactly %u ns are taken%s%s", t->kfloor,
+	       err ? ": " : "", err ? lab_errname(err) : "");
+	send_req(t, build(t, NULL, RTM_DELQDISC, 0), NULL, 0);
+	sane_sched(&s, later, t->kfloor - 1);
+	err = send_req(t, build(t, &s, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE), extack,
+		       sizeof(extack));
+	tap_ok(err == -EINVAL, "taprio: a software interval of %u ns is refused: %s (\"%s\")",
+	       t->kfloor - 1, err ? lab_errname(err) : "taken", extack);
+	send_req(t, build(t, NULL, RTM_DELQDISC, 0), NULL, 0);
+	sane_sched(&s, later, t->kfloor);
+	s.has_cycle = true;
+	s.cycle = t->kfloor - 1;
+	err = send_req(t, build(t, &s, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE), extack,
+		       sizeof(extack));
+	tap_ok(err == -EINVAL, "taprio: a software cycle-time of %u ns is refused: %s (\"%s\")",
+	       t->kfloor - 1, err ? lab_errname(err) : "taken", extack);
+	send_req(t, build(t, NULL, RTM_DELQDISC, 0), NULL, 0);
+}
+
+/*
+ * Does the kernel refuse a negative base-time? base-time -1 is harmless
+ * where it is taken (the start is the next cycle after now)
+ */
+static bool probe_negbase(struct tctx *t)
+{
+	struct sched s;
+	int err;
+
+	sane_sched(&s, -1, 1000000);
+	err = send_req(t, build(t, &s, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE), NULL, 0);
+	send_req(t, build(t, NULL, RTM_DELQDISC, 0), NULL, 0);
+	return err == -EINVAL || err == -ERANGE;
+}
+
+/* base-time INT64_MIN: the start time's overflow, a livelock whatever the intervals */
+static void negbase_case(struct fz *f, struct tctx *t)
+{
+	struct sched s;
+	char extack[256], stuck[256];
+	int err, bad;
+
+	if (!t->negbase_refused && !f->known_bugs) {
+		tap_skip("known bug, not fixed in this kernel: with a base-time before now - "
+			 "KTIME_MAX, now - base overflows in taprio_get_start_time(), the start lands "
+			 "near KTIME_MIN and advance_sched re-arms into the past for ever (RCU stall, "
+			 "the guest hangs; seen with base-time INT64_MIN); replay with --known-bugs",
+			 "taprio: regression: base-time INT64_MIN with 3 entries of 1 ms is refused or "
+			 "keeps the guest alive");
+		return;
+	}
+	sane_sched(&s, INT64_MIN, 1000000);
+	err = send_req(t, build(t, &s, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE), extack,
+		       sizeof(extack));
+	if (t->negbase_refused)
+		tap_ok(err == -EINVAL || err == -ERANGE, "taprio: regression: base-time INT64_MIN "
+		       "with 3 entries of 1 ms is refused: %s (\"%s\")", err ? lab_errname(err) : "taken",
+		       extack);
+	else
+		tap_diag("taprio: --known-bugs: base-time INT64_MIN was %s", err ? lab_errname(err) : "taken");
+	usleep(2000000);
+	bad = fz_cpus_answer(20, stuck, sizeof(stuck));
+	tap_ok(!bad, "taprio: regression: ... and every CPU answers 2 s later%s%s", bad ? ": stuck " : "",
+	       bad ? stuck : "");
+	send_req(t, build(t, NULL, RTM_DELQDISC, 0), NULL, 0);
+}
+
 static void livelock_case(struct fz *f, struct tctx *t)
 {
 	struct sched s;
@@ -727,7 +823,13 @@ int cmd_taprio(int argc, char **argv)
 		tap_diag("taprio: the kernel takes a 1 us interval at creation: intervals and "
 			 "cycles are kept at or above %u ns", t.floor);
 	}
+	t.negbase_refused = probe_negbase(&t);
+	tap_diag("taprio: the kernel %s a negative base-time%s", t.negbase_refused ? "refuses" : "takes",
+		 t.negbase_refused ? "" : ": base-times are kept above -1e12 ns");
+	if (t.short_refused)
+		floor_cases(&t);
 	livelock_case(&f, &t);
+	negbase_case(&f, &t);
 
 	memset(&snd, 0, sizeof(snd));
 	snd.ifindex = t.ifindex;
