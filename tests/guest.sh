@@ -27,6 +27,10 @@ newrun() {
 	mkdir -p "$base/$1/guest"
 	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q\n' \
 		"${build[key]}" "${build[config_hash]}" "$expect_net" >"$base/$1/guest/job.sh"
+	# The fuzz suites' seed and bounds, when given, reach the guest
+	for v in LAB_FUZZ_SEED LAB_FUZZ_ITERATIONS LAB_FUZZ_SECONDS; do
+		[ -z "${!v:-}" ] || printf 'export %s=%q\n' "$v" "${!v}" >>"$base/$1/guest/job.sh"
+	done
 	echo "$base/$1"
 }
 
