@@ -4,7 +4,7 @@
 # usage: tests/run.sh [unit|lint|host|guest]...   (default: all of them)
 #
 #   unit   host unit tests of the C code (build/tests/*), the TAP fold's
-#          tests and the report tests
+#          tests, labfuzz's kernel log checker and the report tests
 #   lint   shellcheck on every shell script, checkpatch --strict on the patches
 #   host   the command line of run-lab.sh and the kernel build's cache
 #   guest  the tests in the booted lab kernel (tests/guest.sh)
@@ -62,6 +62,7 @@ for w in "${want[@]}"; do
 			done
 		fi
 		suite tap tests/tap-selftest.sh
+		suite fuzz-selftest tests/fuzz/selftest.sh
 		suite report tests/report/run.sh
 		;;
 	lint) suite lint tests/lint.sh ;;
