@@ -21,6 +21,8 @@ cd "$LAB_ROOT"
 LAB_PROG="./run-lab.sh matrix"
 
 results=${LAB_RESULTS:-$LAB_ROOT/results}
+# the states of a Slurm job that has not ended
+SQ_ACTIVE=PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED
 
 # print_cells: the parsed matrix's cells as a table
 print_cells() {
@@ -77,10 +79,24 @@ slurm_settings() {
 		[ "$n" -le "$max" ] || max=$n
 	done <"$mdir/cells.tsv"
 	S_TIME=${LAB_SLURM_TIME:-$(((max + 1800 + 59) / 60))}
-	[[ "$S_CPUS" =~ ^[1-9][0-9]*$ ]] || usage_error "bad Slurm CPUs per task '$S_CPUS' (LAB_SLURM_CPUS, --slurm-cpus): expected a positive number"
-	[[ "$S_MEM" =~ ^[1-9][0-9]*[KMGT]?$ ]] || usage_error "bad Slurm memory per task '$S_MEM' (LAB_SLURM_MEM, --slurm-mem): expected a size like 3072M or 4G"
-	[[ "$S_TIME" =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$ ]] || usage_error "bad Slurm time limit '$S_TIME' (LAB_SLURM_TIME, --slurm-time): expected minutes, HH:MM:SS or D-HH:MM:SS"
-	[[ "$S_PARTITION$S_ACCOUNT" =~ ^[A-Za-z0-9_.,-]*$ ]] || usage_error "bad Slurm partition '$S_PARTITION' or account '$S_ACCOUNT'"
+}
+
+# slurm_check ENGINE: for the slurm engine, sbatch and the settings given in
+# the environment, checked before a matrix folder is made
+slurm_check() {
+	local v
+	[ "$1" = slurm ] || return 0
+	command -v sbatch >/dev/null ||
+		die "the slurm engine needs sbatch (Debian's slurm-wlm, and a cluster), or use --engine local"
+	v=${LAB_SLURM_CPUS:-${LAB_VCPUS:-4}}
+	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage_error "bad Slurm CPUs per task '$v' (LAB_SLURM_CPUS, --slurm-cpus): expected a positive number"
+	v=${LAB_SLURM_MEM:-1M}
+	[[ "$v" =~ ^[1-9][0-9]*[KMGT]?$ ]] || usage_error "bad Slurm memory per task '$v' (LAB_SLURM_MEM, --slurm-mem): expected a size like 3072M or 4G"
+	v=${LAB_SLURM_TIME:-1}
+	[[ "$v" =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$ ]] || usage_error "bad Slurm time limit '$v' (LAB_SLURM_TIME, --slurm-time): expected minutes, HH:MM:SS or D-HH:MM:SS"
+	v=${LAB_SLURM_PARTITION:-}${LAB_SLURM_ACCOUNT:-}
+	[[ "$v" =~ ^[A-Za-z0-9_.,-]*$ ]] || usage_error "bad Slurm partition '${LAB_SLURM_PARTITION:-}' or account '${LAB_SLURM_ACCOUNT:-}'"
+	case "${LAB_SLURM_WAIT:-0}" in 0 | 1) ;; *) usage_error "LAB_SLURM_WAIT='$LAB_SLURM_WAIT' (expected 0 or 1)" ;; esac
 }
 
 engine_local() {
@@ -99,8 +115,6 @@ engine_local() {
 
 engine_slurm() {
 	local mdir=$1 n id arr merge common=() out
-	command -v sbatch >/dev/null ||
-		die "the slurm engine needs sbatch (Debian's slurm-wlm, and a cluster), or use --engine local"
 	slurm_settings "$mdir"
 	n=$(wc -l <"$mdir/cells.tsv")
 	id=$(basename -- "$mdir")
@@ -148,7 +162,7 @@ engine_slurm() {
 	echo "  $mdir/merge.txt                      # the merge, when job $merge has run"
 	[ "${LAB_SLURM_WAIT:-0}" = 1 ] || return 0
 	log matrix "waiting for the merge job $merge"
-	while [ -n "$(squeue -h -j "$merge" -o %i 2>/dev/null)" ]; do
+	while [ -n "$(squeue -h -j "$merge" -t "$SQ_ACTIVE" -o %i 2>/dev/null)" ]; do
 		sleep 2
 	done
 	[ -f "$mdir/merge.json" ] ||
@@ -172,7 +186,7 @@ status() {
 	if [ -f "$mdir/slurm/jobs.env" ] && command -v squeue >/dev/null; then
 		arr=$(env_get "$mdir/slurm/jobs.env" array_job)
 		# ended: no task left in the queue, or a job id Slurm has forgotten
-		if out=$(squeue -h -j "$arr" -o %i 2>&1); then
+		if out=$(squeue -h -j "$arr" -t "$SQ_ACTIVE" -o %i 2>&1); then
 			[ -n "$out" ] || gone=1
 		elif grep -q 'Invalid job id' <<<"$out"; then
 			gone=1
@@ -224,6 +238,7 @@ run)
 	[ $# -eq 3 ] || usage_error "matrix run takes FILE ENGINE TRACE"
 	matrix_parse "$1" || exit 2
 	check_schedules
+	slurm_check "$2"
 	mdir=$(new_matrix matrix "$1")
 	sed -i "s/\t0$/\t$3/" "$mdir/cells.tsv"
 	run_engine "$2" "$mdir"
@@ -232,6 +247,7 @@ ab)
 	[ $# -ge 9 ] || usage_error "matrix ab takes ENGINE BOOTS A B PROFILE TRACE CMDLINE SYSCTLS WORKLOAD..."
 	engine=$1 boots=$2 ka=$3 kb=$4 profile=$5 trace=$6 b_cmdline=$7 b_sysctls=$8
 	shift 8
+	slurm_check "$engine"
 	mdir=$(matrix_new_dir "$results" ab)
 	matrix_write_env "$mdir" ab
 	asked=
@@ -271,6 +287,7 @@ ab)
 tune)
 	[ $# -eq 6 ] || usage_error "matrix tune takes ENGINE SCHEDULE BOUND_US PROFILE KERNEL TRACE"
 	engine=$1 file=$2 bound=$3 profile=$4 kernel=$5 trace=$6
+	slurm_check "$engine"
 	work=$(mktemp -d)
 	trap 'rm -rf -- "$work"' EXIT
 	mkdir -p "$work/schedules"
@@ -297,14 +314,16 @@ tune)
 	mdir=$(new_matrix tune "$work/matrix.txt")
 	# the schedules travel in the matrix folder, and the cells use those
 	cp -r -- "$work/schedules" "$mdir/"
-	cp -- "$file" "$mdir/schedules/tuned.sched.orig"
+	cp -- "$file" "$mdir/schedules/original.sched"
+	echo "tune_schedule=$mdir/schedules/original.sched" >>"$mdir/matrix.env"
 	sed -i "s#$work/schedules/#$mdir/schedules/#g" "$mdir/matrix.txt" "$mdir/cells.tsv"
 	sed -i "s/\t0$/\t$trace/" "$mdir/cells.tsv"
 	run_engine "$engine" "$mdir"
 	;;
 status)
 	[ $# -eq 1 ] || usage_error "matrix --status takes one matrix file, id or folder"
-	status "$(matrix_resolve "$1")"
+	mdir=$(matrix_resolve "$1")
+	status "$mdir"
 	;;
 *) usage_error "unknown matrix command '$cmd' (expected check, run, ab, tune or status)" ;;
 esac

@@ -181,7 +181,11 @@ if [ -n "$bound" ]; then
 			[ ! -f "$mdir/$cell/taprio/summary.json" ] || cp -- "$mdir/$cell/taprio/summary.json" "$tdir/tune/$v/"
 			echo "$cell" >"$tdir/tune/$v/cell"
 		done <"$mdir/cells.tsv"
-		if build/taprio tune-report --out "$tdir" --bound-us "$bound" >"$work/tune.log" 2>&1 </dev/null; then
+		# the schedule swept around: tune-taprio's own, else the matrix's first
+		tuned=$(env_get "$mdir/matrix.env" tune_schedule)
+		[ -n "$tuned" ] || tuned=$(cut -f9 "$mdir/cells.tsv" | head -1)
+		if build/taprio tune-report --out "$tdir" --bound-us "$bound" --name "$(basename -- "$tuned")" \
+			"$tuned" >"$work/tune.log" 2>&1 </dev/null; then
 			echo "  boot $b: ${tdir#"$mdir"/}/tune-recommendation.txt" >>"$txt"
 			sed 's/^/    /' "$tdir/tune-recommendation.txt" >>"$txt"
 		else

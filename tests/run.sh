@@ -1,12 +1,15 @@
 #!/bin/bash
 # make test: every suite of the lab, as one TAP stream with a closing line
 # "N passed, N failed".
-# usage: tests/run.sh [unit|lint|host|guest]...   (default: all of them)
+# usage: tests/run.sh [unit|lint|host|slurm|guest]...   (default: all of them)
 #
 #   unit   host unit tests of the C code (build/tests/*), the TAP fold's
 #          tests and the report tests
 #   lint   shellcheck on every shell script, checkpatch --strict on the patches
-#   host   the command line of run-lab.sh and the kernel build's cache
+#   host   the command line of run-lab.sh and the kernel build's cache; run
+#          matrices with the local engine on FAKE-guest cells (tests/matrix.sh)
+#   slurm  the slurm engine on a single-node Slurm cluster the test starts
+#          and stops itself (tests/slurm.sh; FAKE-guest cells)
 #   guest  the tests in the booted lab kernel (tests/guest.sh)
 #
 # Each suite prints TAP; this script numbers the results of all suites in one
@@ -52,7 +55,7 @@ build() {
 }
 
 want=("$@")
-[ "${#want[@]}" -gt 0 ] || want=(unit host lint guest)
+[ "${#want[@]}" -gt 0 ] || want=(unit host lint slurm guest)
 for w in "${want[@]}"; do
 	case "$w" in
 	unit)
@@ -74,9 +77,11 @@ for w in "${want[@]}"; do
 			tap_result "not ok" "build: kernel/build.sh lab failed (its lines above)"
 		fi
 		suite host tests/host.sh
+		suite host/matrix tests/matrix.sh
 		;;
+	slurm) suite slurm tests/slurm.sh ;;
 	guest) suite guest tests/guest.sh ;;
-	*) usage_error "unknown test group '$w' (expected unit, lint, host or guest)" ;;
+	*) usage_error "unknown test group '$w' (expected unit, lint, host, slurm or guest)" ;;
 	esac
 done
 
