@@ -6,7 +6,7 @@ DEB_PACKAGES := linux-source-6.1 qemu-system-x86 bpftrace linux-perf trace-cmd \
 	libbpf-dev bpftool iperf3 linuxptp isochron rt-tests gnuplot-nox ethtool \
 	iproute2 iputils-ping dwarves flex bison bc libelf-dev libssl-dev libmnl-dev \
 	clang llvm libjansson-dev zlib1g-dev pkg-config jq shellcheck gcc make chromium \
-	xz-utils patch util-linux procps kmod
+	xz-utils patch util-linux procps kmod slurm-wlm
 
 BUILD := build
 CC := gcc
