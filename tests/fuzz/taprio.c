@@ -35,8 +35,10 @@
  *
  * The same livelock comes, whatever the intervals, from a base-time before
  * now - KTIME_MAX (now - base overflows when taprio computes the start):
- * unless the kernel refuses negative base-times, they are kept above
- * -1e12 ns, and base-time INT64_MIN is a SKIP naming the bug.
+ * and from a base-time within an interval of KTIME_MAX (base + interval
+ * wraps): unless the kernel refuses negative base-times, base-times are
+ * kept within -1e12 ns .. KTIME_MAX - UINT32_MAX, and base-time INT64_MIN
+ * is a SKIP naming the bug.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -78,6 +80,8 @@
 #define LIVELOCK_CYCLE 329
 #define LIVELOCK_INTERVAL 1
 #define LIVELOCK_BASE 5487796268147979LL
+/* The latest base-time that leaves room for an interval (patch 0010) */
+#define BASE_MAX (INT64_MAX - (int64_t)UINT32_MAX)
 
 static const int E_QDISC[] = { EINVAL, ERANGE, EOPNOTSUPP, ENOTSUPP_K, ENOENT, EEXIST, E2BIG,
 			       EBUSY, ENOMEM, EMSGSIZE, 0 };
@@ -448,6 +452,9 @@ static void random_sched(struct fz *f, const struct tctx *t, struct sched *s, bo
 	 */
 	if (!t->negbase_refused && s->base < -1000000000000LL)
 		s->base = -fuzz_range(&f->rng, 0, 1000000000000LL);
+	/* Near KTIME_MAX, base + interval wraps to the far past (the same livelock) */
+	if (!t->negbase_refused && s->base > BASE_MAX)
+		s->base = BASE_MAX - fuzz_range(&f->rng, 0, 1000000000000LL);
 	s->has_list = fuzz_chance(&f->rng, 97);
 	switch (fuzz_below(&f->rng, 20)) {
 	case 0:
@@ -511,8 +518,8 @@ static const char *must_refuse(const struct tctx *t, const struct sched *s)
 
 	if (s->has_cycle && (s->cycle < 0 || s->cycle > INT32_MAX))
 		return "a cycle time outside 0..INT_MAX";
-	if (t->negbase_refused && s->has_base && s->base < 0)
-		return "a negative base-time";
+	if (t->negbase_refused && s->has_base && (s->base < 0 || s->base > BASE_MAX))
+		return "a base-time outside 0..KTIME_MAX - UINT32_MAX";
 	if (!s->has_list || !s->n)
 		return "no entry";
 	for (i = 0; i < s->n; i++)
@@ -825,7 +832,7 @@ int cmd_taprio(int argc, char **argv)
 	}
 	t.negbase_refused = probe_negbase(&t);
 	tap_diag("taprio: the kernel %s a negative base-time%s", t.negbase_refused ? "refuses" : "takes",
-		 t.negbase_refused ? "" : ": base-times are kept above -1e12 ns");
+		 t.negbase_refused ? "" : ": base-times are kept within -1e12 ns .. KTIME_MAX - UINT32_MAX");
 	if (t.short_refused)
 		floor_cases(&t);
 	livelock_case(&f, &t);
