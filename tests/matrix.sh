@@ -198,6 +198,19 @@ for f in matrix.txt matrix.env cells.tsv merge.txt merge.json status/lab-b1 logs
 	check "merged layout has $f" yes "$(grep -qxF "$f" "$tmp/layout" && echo yes || echo no)"
 done
 
+# --- ab's boots as cells: the folder ./run-lab.sh ab makes, compared as ab compares -------
+rc=0
+bench/matrix.sh ab local 1 lab lab quick 0 sysctl.net.core.bpf_jit_enable=0 "" bpfqs >"$tmp/ab.out" 2>&1 || rc=$?
+check "ab as cells of the local engine: exit code" 0 "$rc"
+adir=$(sed -n 's/^matrix: \(.*\) (\.\/run-lab.sh matrix --status .*/\1/p' "$tmp/ab.out" | tail -1)
+check "ab as cells: the cells are a1 and b1, B with the command line" "a1 - b1 sysctl.net.core.bpf_jit_enable=0" \
+	"$(cut -f1,5 "$adir/cells.tsv" 2>&1 | tr '\t\n' '  ' | sed 's/ $//')"
+check "ab as cells: ab.env asks for the command line" "cmdline_extra" "$(sed -n 's/^asked=//p' "$adir/ab.env" 2>&1)"
+check "ab as cells: compare.json in the folder, one boot a side" "1 1" \
+	"$(jq -r '"\(.boots_a) \(.boots_b)"' "$adir/compare.json" 2>&1)"
+check "ab as cells: the merge names the comparison" yes \
+	"$(grep -q 'B against A (as ./run-lab.sh ab): compare.txt' "$adir/merge.txt" 2>/dev/null && echo yes || echo no)"
+
 # --- a schedule sweep: the merge's tuning recommendation ----------------------------------
 mkdir -p "$tmp/sched"
 s0=workloads/taprio/schedules/three-class-10ms.sched
