@@ -43,7 +43,11 @@ Commands:
 Options:
   --profile quick|full  how long and how wide the workloads measure (quick)
   --accel kvm|tcg       QEMU accelerator (default: KVM when a probe boots, else TCG)
-  --kernel lab|stock    the lab kernel (patch series applied) or the stock baseline
+  --kernel lab|stock|debug
+                        the lab kernel (patch series applied), the stock
+                        baseline, or the lab kernel with lockdep, UBSAN, KFENCE
+                        and the lockup detectors (kernel/debug.config): for
+                        finding bugs, its figures are NOT performance figures
   --trace               record the workloads' probe events with trace-cmd
   --schedule FILE       the taprio schedule the taprio workload measures (tc
                         syntax; default workloads/taprio/schedules/three-class-10ms.sched)
@@ -121,7 +125,7 @@ while [ $# -gt 0 ]; do
 		case "$1=$2" in
 		--profile=quick | --profile=full) profile=$2 explicit+=" --profile" ;;
 		--accel=kvm | --accel=tcg) export LAB_ACCEL=$2 ;;
-		--kernel=lab | --kernel=stock) kernel=$2 explicit+=" --kernel" ;;
+		--kernel=lab | --kernel=stock | --kernel=debug) kernel=$2 explicit+=" --kernel" ;;
 		*) usage_error "bad value '$2' for $1" ;;
 		esac
 		shift 2
@@ -275,6 +279,10 @@ fi
 
 if [ "$cmd" = matrix ] && [ "$dry_run" = 1 ]; then
 	exec bench/matrix.sh check "${args[0]}"
+fi
+
+if [ "$kernel" = debug ] && [ "$cmd" != shell ]; then
+	log kernel "the debug kernel (lockdep, UBSAN, KFENCE, lockup detectors): its figures are NOT performance figures; it runs the workloads to find kernel bugs (the console check fails a run on any report)"
 fi
 
 log deps "checking Debian packages"

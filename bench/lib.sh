@@ -51,7 +51,7 @@ sha256_of() {
 	cat "$@" | sha256sum | cut -c1-16
 }
 
-# kernel_build FLAVOUR: the kernel FLAVOUR (lab|stock), built or served by the
+# kernel_build FLAVOUR: the kernel FLAVOUR (lab|stock|debug), built or served by the
 # cache (kernel/build.sh), its key=value lines in the associative array
 # `build` (image, key, config, config_hash, series_hash, version,
 # build_seconds); then the kernel's testptp from that tree in build/testptp,

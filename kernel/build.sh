@@ -2,9 +2,11 @@
 # Build the lab kernel from Debian's linux-source-6.1 in a cache outside the
 # repository: tinyconfig + kernel/lab.config, then the patch series
 # (kernel/patches/series) and the options it adds (kernel/patches/config)
-# unless the flavour is "stock".
+# unless the flavour is "stock"; the "debug" flavour is the lab kernel plus
+# kernel/debug.config (lockdep, UBSAN, KFENCE, lockup detectors), which the
+# lab and stock flavours are checked to be free of.
 #
-# usage: kernel/build.sh [--key] [lab|stock]
+# usage: kernel/build.sh [--key] [lab|stock|debug]
 #   --key  print the cache key (key=...) of the flavour and exit, building
 #          nothing (the matrix tests seed a cache with it)
 #
@@ -27,15 +29,18 @@ if [ "${1:-}" = --key ]; then
 fi
 flavour=${1:-${LAB_KERNEL:-lab}}
 case "$flavour" in
-lab | stock) ;;
-*) usage_error "unknown kernel flavour '$flavour' (expected lab or stock)" ;;
+lab | stock | debug) ;;
+*) usage_error "unknown kernel flavour '$flavour' (expected lab, stock or debug)" ;;
 esac
 
 tarball=${LAB_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 patchdir=$LAB_ROOT/kernel/patches
-# The fragments: the lab's options, then (lab kernel) those the patches add
+# The fragments: the lab's options, then (lab and debug kernels) those the
+# patches add, then (debug kernel) the checkers
+debugfrag=$LAB_ROOT/kernel/debug.config
 fragments=("$LAB_ROOT/kernel/lab.config")
 [ "$flavour" = stock ] || [ ! -f "$patchdir/config" ] || fragments+=("$patchdir/config")
+[ "$flavour" != debug ] || fragments+=("$debugfrag")
 [ -r "$tarball" ] || die "kernel source $tarball not found (install linux-source-6.1: make deps)"
 pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
 
@@ -43,7 +48,7 @@ pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unkn
 # dropped, and the cover letter (0000-*, a posting's [PATCH 0/N]) skipped: it
 # has no diff to apply, and a change of its text alone rebuilds nothing
 patches=()
-if [ "$flavour" = lab ] && [ -f "$patchdir/series" ]; then
+if [ "$flavour" != stock ] && [ -f "$patchdir/series" ]; then
 	while read -r p _; do
 		case "$p" in '' | '#'*) continue ;; esac
 		[ -f "$patchdir/$p" ] || die "kernel/patches/series names $p, which does not exist"
@@ -161,11 +166,24 @@ missing=$(for f in "${fragments[@]}"; do "$LAB_ROOT/kernel/check-config.sh" "$f"
 [ -z "$missing" ] ||
 	die "options of ${fragments[*]#"$LAB_ROOT/"} that Kconfig dropped (missing dependencies?):
 $missing"
+# The kernels measured carry no checker of the debug flavour (a default or a
+# select in a later fragment could bring one in)
+if [ "$flavour" != debug ] && [ -f "$debugfrag" ]; then
+	present=$("$LAB_ROOT/kernel/check-config.sh" --absent "$debugfrag" "$obj/.config") ||
+		die "the $flavour kernel's config has debug options of kernel/debug.config set (only the debug flavour may):
+$present"
+fi
 
 # Build with progress: compiled objects against the last build's count of
-# this flavour (a first build: the count measured for the lab config, 1319)
+# this flavour; a first build takes the count measured for its config (lab
+# 1319; debug adds lockdep's, UBSAN's and KFENCE's objects). The count is an
+# estimate: past it the line says so instead of a percentage over 100.
 jobs=$(($(nproc) + 1))
-last=$(cat "$LAB_CACHE/$flavour/objects" 2>/dev/null || echo 1319)
+case "$flavour" in
+debug) first=1340 ;;
+*) first=1319 ;;
+esac
+last=$(cat "$LAB_CACHE/$flavour/objects" 2>/dev/null || echo "$first")
 log kernel "make -j$jobs bzImage (log: $obj/build.log)"
 set +e
 make -C "$src" O="$obj" -j"$jobs" KBUILD_BUILD_USER=kernel-lab \
@@ -179,7 +197,7 @@ while kill -0 "$mpid" 2>/dev/null; do
 		log kernel "compiled $n of about $last objects ($((n * 100 / last))%)"
 	else
 		# more than the estimate: no percentage past 100
-		log kernel "compiled $n objects (more than the $last of the last build; nearly done)"
+		log kernel "compiled $n objects (past the estimate of $last; nearly done)"
 	fi
 done
 wait "$mpid"

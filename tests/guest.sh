@@ -3,6 +3,13 @@
 # (each prints TAP), then check that the harness turns a failing guest
 # command and a kernel panic into failed runs. Test runs are kept in
 # build/test-runs/, not in results/.
+#
+# LAB_KERNEL=debug boots the debug flavour (kernel/debug.config: lockdep,
+# UBSAN, KFENCE, lockup detectors) instead, and runs the suites of the
+# interfaces the lab's patches add: foundation (the kernel and its config),
+# ptp, ledjitter, taprio and every tests/guest/fuzz-*.sh there is (or those
+# LAB_GUEST_TESTS names), no harness boots. Any checker's report on the
+# console fails the boot (bench/console-check.sh), and its lines are shown.
 set -eu
 
 . "$(dirname "$0")/../bench/lib.sh"
@@ -11,12 +18,29 @@ cd "$LAB_ROOT"
 # shellcheck source=tests/tap.sh
 . "$LAB_ROOT/tests/tap.sh"
 
+flavour=${LAB_KERNEL:-lab}
+case "$flavour" in
+lab) ;;
+debug)
+	if [ -z "${LAB_GUEST_TESTS:-}" ]; then
+		LAB_GUEST_TESTS="foundation ptp ledjitter taprio"
+		for t in tests/guest/fuzz-*.sh; do
+			[ -f "$t" ] && LAB_GUEST_TESTS+=" $(basename "$t" .sh)"
+		done
+	fi
+	# the checkers slow the guest several times over
+	LAB_TEST_DEADLINE=${LAB_TEST_DEADLINE:-3600}
+	;;
+*) usage_error "tests/guest.sh boots the lab or the debug kernel, not '$flavour'" ;;
+esac
+
 make -s build/guest-init
-if ! kernel_build lab 2>/dev/null; then
-	tap_result "not ok" "kernel/build.sh lab gives a kernel image"
+if ! kernel_build "$flavour" 2>/dev/null; then
+	tap_result "not ok" "kernel/build.sh $flavour gives a kernel image"
 	echo "1..$n"
 	exit 1
 fi
+echo "# the $flavour kernel ${build[version]}, key ${build[key]}"
 image=${build[image]}
 expect_net=veth
 [ "$(id -u)" -ne 0 ] || [ ! -c /dev/net/tun ] || expect_net=tap
@@ -25,21 +49,42 @@ base=$LAB_ROOT/build/test-runs/$(date -u +%Y%m%d-%H%M%S)
 # newrun NAME: a run folder with a job header; prints its path
 newrun() {
 	mkdir -p "$base/$1/guest"
-	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q\n' \
-		"${build[key]}" "${build[config_hash]}" "$expect_net" >"$base/$1/guest/job.sh"
+	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q LAB_EXPECT_FLAVOUR=%q\n' \
+		"${build[key]}" "${build[config_hash]}" "$expect_net" "$flavour" >"$base/$1/guest/job.sh"
+	# The fuzz suites' seed and bounds, when given, reach the guest
+	for v in LAB_FUZZ_SEED LAB_FUZZ_ITERATIONS LAB_FUZZ_SECONDS; do
+		[ -z "${!v:-}" ] || printf 'export %s=%q\n' "$v" "${!v}" >>"$base/$1/guest/job.sh"
+	done
 	echo "$base/$1"
 }
 
-# 1. The guest suites, one step each (LAB_GUEST_TESTS="a b" runs only those)
+# 1. The guest suites, one step each (LAB_GUEST_TESTS="a b" runs only those,
+# named exactly: "ptp" is not "fuzz-ptp")
+read -ra wanted <<<"${LAB_GUEST_TESTS:-}"
+# listed NAME: NAME is one of the words of LAB_GUEST_TESTS
+listed() {
+	local w
+	for w in "${wanted[@]}"; do
+		[ "$w" != "$1" ] || return 0
+	done
+	return 1
+}
 suites=()
 for t in tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
-	if [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qw -- "$name" <<<"$LAB_GUEST_TESTS"; then
+	if [ "${#wanted[@]}" -gt 0 ] && ! listed "$name"; then
 		continue
 	fi
 	suites+=("$t")
 done
-run=$(newrun suites)
+for w in "${wanted[@]}"; do
+	if [ "$w" != harness ] && [ ! -f "tests/guest/$w.sh" ]; then
+		tap_result "not ok" "LAB_GUEST_TESTS names '$w', which is no suite of tests/guest/ (nor harness)"
+	fi
+done
+suites_run=suites
+[ "$flavour" = lab ] || suites_run=suites-$flavour
+run=$(newrun "$suites_run")
 for t in "${suites[@]}"; do
 	printf 'step %q %q\n' "$(basename "$t" .sh)" "$t" >>"$run/guest/job.sh"
 done
@@ -52,13 +97,19 @@ for t in "${suites[@]}"; do
 	echo "# guest suite $name"
 	tap_fold "$run/guest/$name.log" "$(cat "$run/guest/$name.rc" 2>/dev/null || echo none)" "$name: "
 done
-check "the guest ran every suite and the console is clean" 0 "$rc"
+check "the guest ran every suite and the console is clean ($flavour kernel)" 0 "$rc"
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$run/failure.txt"
+if [ "$flavour" = debug ]; then
+	# what the checkers said: each report on the console, or that none came
+	trouble=$(bench/console-check.sh "$run/console.log" || true)
+	check "no lockdep, UBSAN, KFENCE, lockup, hung task or RCU stall report on the debug kernel's console" "" "$trouble"
+	echo "# console: $run/console.log"
+fi
 echo "# boot: $(grep -E '^(accel|boot_seconds|net_mode)=' "$run/vm.env" | tr '\n' ' ')"
 
 # LAB_GUEST_TESTS names suites only: the harness's own boots (2-7) run when
 # it is unset or names "harness"
-if [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qw harness <<<"$LAB_GUEST_TESTS"; then
+if [ "$flavour" = debug ] || { [ "${#wanted[@]}" -gt 0 ] && ! listed harness; }; then
 	echo "1..$n"
 	exit 0
 fi

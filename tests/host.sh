@@ -60,7 +60,7 @@ expect_fail "--schedule, queue ranges beyond 3 vCPUs' queues" 1 \
 	env LAB_VCPUS=3 ./run-lab.sh --schedule workloads/taprio/schedules/three-class-10ms.sched run taprio
 expect_fail "tune-taprio, more classes than the guest's queues" 1 "num_tc 5 is more than" \
 	./run-lab.sh tune-taprio tests/guest/taprio-bad/more-classes-than-queues.sched
-expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla'" kernel/build.sh vanilla
+expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla' (expected lab, stock or debug)" kernel/build.sh vanilla
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -134,4 +134,17 @@ done
 } >"$tmp/frag"
 expect_fail "the config check names an option Kconfig dropped" 1 "CONFIG_LAB_NO_SUCH_OPTION" \
 	kernel/check-config.sh "$tmp/frag" "$config"
+# The kernel measured is free of the debug flavour's checkers, and the check
+# of that fails on a config with one of them
+out=$(kernel/check-config.sh --absent kernel/debug.config "$config") && rc=0 || rc=$?
+check "no option of kernel/debug.config is set in the lab kernel's .config" 0 "$rc"
+[ -z "$out" ] || sed 's/^/# /' <<<"$out"
+for opt in CONFIG_PROVE_LOCKING CONFIG_UBSAN CONFIG_KFENCE; do
+	{
+		grep -v "^# $opt is not set" "$config"
+		echo "$opt=y"
+	} >"$tmp/debug-config"
+	expect_fail "the absence check names $opt set in a config" 1 "$opt: set in the config" \
+		kernel/check-config.sh --absent kernel/debug.config "$tmp/debug-config"
+done
 echo "1..$n"

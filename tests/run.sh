@@ -1,16 +1,20 @@
 #!/bin/bash
 # make test: every suite of the lab, as one TAP stream with a closing line
 # "N passed, N failed".
-# usage: tests/run.sh [unit|lint|host|slurm|guest]...   (default: all of them)
+# usage: tests/run.sh [unit|lint|host|slurm|guest|guest-debug]...   (default: all of them)
 #
 #   unit   host unit tests of the C code (build/tests/*), the TAP fold's
-#          tests and the report tests
+#          tests, labfuzz's kernel log checker, the console check's tests
+#          and the report tests
 #   lint   shellcheck on every shell script, checkpatch --strict on the patches
 #   host   the command line of run-lab.sh and the kernel build's cache; run
 #          matrices with the local engine on FAKE-guest cells (tests/matrix.sh)
 #   slurm  the slurm engine on a single-node Slurm cluster the test starts
 #          and stops itself (tests/slurm.sh; FAKE-guest cells)
 #   guest  the tests in the booted lab kernel (tests/guest.sh)
+#   guest-debug  the debug kernel (kernel/debug.config: lockdep, UBSAN,
+#          KFENCE, lockup detectors) built, and the suites of the interfaces
+#          the patches add run in it (LAB_KERNEL=debug tests/guest.sh)
 #
 # Each suite prints TAP; this script numbers the results of all suites in one
 # stream, names the suite in every line, and fails a suite that bails out,
@@ -55,7 +59,7 @@ build() {
 }
 
 want=("$@")
-[ "${#want[@]}" -gt 0 ] || want=(unit host lint slurm guest)
+[ "${#want[@]}" -gt 0 ] || want=(unit host lint slurm guest guest-debug)
 for w in "${want[@]}"; do
 	case "$w" in
 	unit)
@@ -65,6 +69,8 @@ for w in "${want[@]}"; do
 			done
 		fi
 		suite tap tests/tap-selftest.sh
+		suite fuzz-selftest tests/fuzz/selftest.sh
+		suite console tests/console-selftest.sh
 		suite report tests/report/run.sh
 		;;
 	lint) suite lint tests/lint.sh ;;
@@ -81,7 +87,17 @@ for w in "${want[@]}"; do
 		;;
 	slurm) suite slurm tests/slurm.sh ;;
 	guest) suite guest tests/guest.sh ;;
-	*) usage_error "unknown test group '$w' (expected unit, lint, host, slurm or guest)" ;;
+	guest-debug)
+		# its build first, its progress shown
+		echo "# building the debug kernel (cached in $LAB_CACHE)"
+		if (kernel/build.sh debug 2>&1 >/dev/null | sed -u 's/^/# /' && exit "${PIPESTATUS[0]}"); then
+			tap_result ok "build: the debug kernel (kernel/build.sh debug)"
+			suite guest-debug env LAB_KERNEL=debug tests/guest.sh
+		else
+			tap_result "not ok" "build: kernel/build.sh debug failed (its lines above)"
+		fi
+		;;
+	*) usage_error "unknown test group '$w' (expected unit, lint, host, slurm, guest or guest-debug)" ;;
 	esac
 done
 
