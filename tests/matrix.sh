@@ -120,6 +120,39 @@ expect_fail "the fake guest without LAB_TEST_FAKE_GUEST=1" 1 "runs only with LAB
 expect_fail "LAB_TEST_FAKE_GUEST=yes is refused by the run" 1 "LAB_TEST_FAKE_GUEST='yes'" \
 	env LAB_TEST_FAKE_GUEST=yes LAB_RESULTS="$tmp/fake-refused" bench/run.sh run lab quick 0 bpfqs
 
+# --- LAB_VM_WRAPPER: QEMU runs under it; its wait is not the guest's time ----------------
+# (a stand-in QEMU that runs 2 s and a wrapper that waits 3 s first, with a
+# deadline of 4 s: counted from the wrapper's start it would pass)
+mkdir -p "$tmp/vmw/bin" "$tmp/vmw/run/guest"
+# stand_ins SECONDS_WRAPPER SECONDS_QEMU: the wrapper and the stand-in QEMU
+stand_ins() {
+	cat >"$tmp/vmw/bin/qemu-system-x86_64" <<EOF
+#!/bin/bash
+[ "\${1:-}" != --version ] || { echo "QEMU emulator version 7.2.99"; exit 0; }
+sleep $2
+EOF
+	cat >"$tmp/vmw/wrap.sh" <<EOF
+#!/bin/bash
+sleep $1
+echo wrapped >"$tmp/vmw/wrapped"
+"\$@"
+EOF
+	chmod +x "$tmp/vmw/bin/qemu-system-x86_64" "$tmp/vmw/wrap.sh"
+}
+stand_ins 3 2
+echo "step x true" >"$tmp/vmw/run/guest/job.sh"
+echo image >"$tmp/vmw/image"
+vmw() {
+	PATH="$tmp/vmw/bin:$PATH" LAB_ACCEL=tcg LAB_NET=veth LAB_DEADLINE=4 bench/vm.sh "$tmp/vmw/run" "$tmp/vmw/image" 2>&1 || true
+}
+out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+check "LAB_VM_WRAPPER: QEMU ran under the wrapper" yes "$([ -f "$tmp/vmw/wrapped" ] && echo yes || echo no)"
+check "LAB_VM_WRAPPER: the wait is logged" yes "$(grep -q 'QEMU started after a wait of 3\.[0-9]*s in LAB_VM_WRAPPER' <<<"$out" && echo yes || echo "no: $out")"
+check "LAB_VM_WRAPPER: the deadline counts from QEMU's start" 0 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
+stand_ins 5 6
+out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+check "LAB_VM_WRAPPER: a QEMU running past the deadline is stopped" 1 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
+
 # --- the kernel cache's lock: a second build of one key waits, then is served ---------
 lc=$tmp/lockcache
 mkdir -p "$lc/lab"
