@@ -20,7 +20,7 @@
 # shellcheck source=bench/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-MATRIX_KERNELS="lab stock"
+MATRIX_KERNELS="lab stock debug"
 MATRIX_MAX_BOOTS=50
 
 # matrix_workloads: the workloads there are (as ./run-lab.sh list)

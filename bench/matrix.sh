@@ -113,6 +113,11 @@ engine_local() {
 	return "$rc"
 }
 
+# given_or VAR TEXT: " (given)" when the variable VAR is set, else TEXT
+given_or() {
+	if [ -n "${!1:-}" ]; then echo " (given)"; else echo "$2"; fi
+}
+
 engine_slurm() {
 	local mdir=$1 n id arr merge common=() out
 	slurm_settings "$mdir"
@@ -124,9 +129,9 @@ engine_slurm() {
 	log matrix "  kernel cache (LAB_CACHE; shared, or each node builds under its lock): $LAB_CACHE"
 	log matrix "  partition (LAB_SLURM_PARTITION, --slurm-partition): ${S_PARTITION:-the cluster default}"
 	log matrix "  account (LAB_SLURM_ACCOUNT, --slurm-account): ${S_ACCOUNT:-the user default}"
-	log matrix "  time limit per cell (LAB_SLURM_TIME, --slurm-time): $S_TIME${LAB_SLURM_TIME:+ (given)}${LAB_SLURM_TIME:- min (default: the longest guest deadline + 30 min)}"
-	log matrix "  CPUs per cell (LAB_SLURM_CPUS, --slurm-cpus): $S_CPUS${LAB_SLURM_CPUS:+ (given)}${LAB_SLURM_CPUS:- (default: LAB_VCPUS)}"
-	log matrix "  memory per cell (LAB_SLURM_MEM, --slurm-mem): $S_MEM${LAB_SLURM_MEM:+ (given)}${LAB_SLURM_MEM:- (default: LAB_MEM_MB + 1024M)}"
+	log matrix "  time limit per cell (LAB_SLURM_TIME, --slurm-time): $S_TIME$(given_or LAB_SLURM_TIME " min (default: the longest guest deadline + 30 min)")"
+	log matrix "  CPUs per cell (LAB_SLURM_CPUS, --slurm-cpus): $S_CPUS$(given_or LAB_SLURM_CPUS " (default: LAB_VCPUS)")"
+	log matrix "  memory per cell (LAB_SLURM_MEM, --slurm-mem): $S_MEM$(given_or LAB_SLURM_MEM " (default: LAB_MEM_MB + 1024M)")"
 	common=(--parsable --chdir="$LAB_ROOT" --export=ALL)
 	[ -z "$S_PARTITION" ] || common+=(--partition="$S_PARTITION")
 	[ -z "$S_ACCOUNT" ] || common+=(--account="$S_ACCOUNT")

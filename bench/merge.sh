@@ -116,8 +116,8 @@ compare_into() {
 		status="no runs"
 		ok=0
 	elif run_compare "$a" "$b" "$out" "$asked" >"$logf" 2>&1; then
-		dir=${out:-$mdir}
-		echo "  $what: ${dir#"$mdir"/}/compare.txt" >>"$txt"
+		dir=${out#"$mdir"/}
+		echo "  $what: ${dir:+$dir/}compare.txt" >>"$txt"
 		sed -n '/^A: /,$p' "$logf" | grep -v '^comparison: ' | sed -n '3,6p' | sed 's/^/    /' >>"$txt"
 	else
 		echo "  $what: the comparison FAILED: $(tail -2 "$logf" | tr '\n' ' ')" >>"$txt"

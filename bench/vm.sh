@@ -13,7 +13,7 @@
 # LAB_DEADLINE (seconds, 900), LAB_GUEST_DEADLINE (seconds; default: 60 s
 # before LAB_DEADLINE, half of it when that is 120 s or less; 0: none),
 # LAB_NET (auto|tap|veth), LAB_VM_WRAPPER (a command QEMU runs under, e.g. a
-# script that waits for a free guest slot; the deadline counts that wait).
+# script that waits for a free guest slot; the deadline starts when QEMU does).
 #
 # Two deadlines: the guest's PID 1 stops a job still running at
 # LAB_GUEST_DEADLINE (counted from its own start) and powers off cleanly,
@@ -147,10 +147,30 @@ fi
 qpid=$!
 progress_init "$rundir" "$t0"
 
-# Wait for QEMU, watching the deadline; report the first guest command
+# Wait for QEMU, watching the deadline; report the first guest command.
+# Under LAB_VM_WRAPPER the clock (deadline, boot time) starts when the
+# wrapper has started QEMU (its own process, or a child, running the
+# command after the wrapper's words): a wait for a guest slot is not the
+# guest's time (the Slurm time limit bounds that wait)
+qemu_first=${runner[0]:-qemu-system-x86_64}
+qemu_running() {
+	[[ "$(tr '\0' ' ' <"/proc/$qpid/cmdline" 2>/dev/null)" == "$qemu_first "* ]] ||
+		pgrep -P "$qpid" -f "(^|[ /])$qemu_first " >/dev/null 2>&1
+}
 started=
 rc=0
+qemu_up=1
+[ "${#wrapper[@]}" -eq 0 ] || qemu_up=
 while kill -0 "$qpid" 2>/dev/null; do
+	if [ -z "$qemu_up" ]; then
+		if qemu_running; then
+			qemu_up=1
+			log vm "QEMU started after a wait of $(secs_since "$t0")s in LAB_VM_WRAPPER"
+			t0=$(now_ns)
+		fi
+		sleep 0.2
+		continue
+	fi
 	if [ -z "$started" ] && [ -f "$rundir/guest/first-step" ]; then
 		started=1
 		log vm "guest running the job ($(secs_since "$t0")s after QEMU started)"

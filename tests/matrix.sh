@@ -120,6 +120,39 @@ expect_fail "the fake guest without LAB_TEST_FAKE_GUEST=1" 1 "runs only with LAB
 expect_fail "LAB_TEST_FAKE_GUEST=yes is refused by the run" 1 "LAB_TEST_FAKE_GUEST='yes'" \
 	env LAB_TEST_FAKE_GUEST=yes LAB_RESULTS="$tmp/fake-refused" bench/run.sh run lab quick 0 bpfqs
 
+# --- LAB_VM_WRAPPER: QEMU runs under it; its wait is not the guest's time ----------------
+# (a stand-in QEMU that runs 2 s and a wrapper that waits 3 s first, with a
+# deadline of 4 s: counted from the wrapper's start it would pass)
+mkdir -p "$tmp/vmw/bin" "$tmp/vmw/run/guest"
+# stand_ins SECONDS_WRAPPER SECONDS_QEMU: the wrapper and the stand-in QEMU
+stand_ins() {
+	cat >"$tmp/vmw/bin/qemu-system-x86_64" <<EOF
+#!/bin/bash
+[ "\${1:-}" != --version ] || { echo "QEMU emulator version 7.2.99"; exit 0; }
+sleep $2
+EOF
+	cat >"$tmp/vmw/wrap.sh" <<EOF
+#!/bin/bash
+sleep $1
+echo wrapped >"$tmp/vmw/wrapped"
+"\$@"
+EOF
+	chmod +x "$tmp/vmw/bin/qemu-system-x86_64" "$tmp/vmw/wrap.sh"
+}
+stand_ins 3 2
+echo "step x true" >"$tmp/vmw/run/guest/job.sh"
+echo image >"$tmp/vmw/image"
+vmw() {
+	PATH="$tmp/vmw/bin:$PATH" LAB_ACCEL=tcg LAB_NET=veth LAB_DEADLINE=4 bench/vm.sh "$tmp/vmw/run" "$tmp/vmw/image" 2>&1 || true
+}
+out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+check "LAB_VM_WRAPPER: QEMU ran under the wrapper" yes "$([ -f "$tmp/vmw/wrapped" ] && echo yes || echo no)"
+check "LAB_VM_WRAPPER: the wait is logged" yes "$(grep -q 'QEMU started after a wait of 3\.[0-9]*s in LAB_VM_WRAPPER' <<<"$out" && echo yes || echo "no: $out")"
+check "LAB_VM_WRAPPER: the deadline counts from QEMU's start" 0 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
+stand_ins 5 6
+out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+check "LAB_VM_WRAPPER: a QEMU running past the deadline is stopped" 1 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
+
 # --- the kernel cache's lock: a second build of one key waits, then is served ---------
 lc=$tmp/lockcache
 mkdir -p "$lc/lab"
@@ -197,6 +230,19 @@ for f in matrix.txt matrix.env cells.tsv merge.txt merge.json status/lab-b1 logs
 	lab-b1/meta.json lab-b1/bpfqs/summary.json lab-b1/report.html compare/all/stock-vs-lab/compare.json; do
 	check "merged layout has $f" yes "$(grep -qxF "$f" "$tmp/layout" && echo yes || echo no)"
 done
+
+# --- ab's boots as cells: the folder ./run-lab.sh ab makes, compared as ab compares -------
+rc=0
+bench/matrix.sh ab local 1 lab lab quick 0 sysctl.net.core.bpf_jit_enable=0 "" bpfqs >"$tmp/ab.out" 2>&1 || rc=$?
+check "ab as cells of the local engine: exit code" 0 "$rc"
+adir=$(sed -n 's/^matrix: \(.*\) (\.\/run-lab.sh matrix --status .*/\1/p' "$tmp/ab.out" | tail -1)
+check "ab as cells: the cells are a1 and b1, B with the command line" "a1 - b1 sysctl.net.core.bpf_jit_enable=0" \
+	"$(cut -f1,5 "$adir/cells.tsv" 2>&1 | tr '\t\n' '  ' | sed 's/ $//')"
+check "ab as cells: ab.env asks for the command line" "cmdline_extra" "$(sed -n 's/^asked=//p' "$adir/ab.env" 2>&1)"
+check "ab as cells: compare.json in the folder, one boot a side" "1 1" \
+	"$(jq -r '"\(.boots_a) \(.boots_b)"' "$adir/compare.json" 2>&1)"
+check "ab as cells: the merge names the comparison" yes \
+	"$(grep -q 'B against A (as ./run-lab.sh ab): compare.txt' "$adir/merge.txt" 2>/dev/null && echo yes || echo no)"
 
 # --- a schedule sweep: the merge's tuning recommendation ----------------------------------
 mkdir -p "$tmp/sched"
