@@ -101,7 +101,8 @@ check "the guest ran every suite and the console is clean ($flavour kernel)" 0 "
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$run/failure.txt"
 if [ "$flavour" = debug ]; then
 	# what the checkers said: each report on the console, or that none came
-	trouble=$(bench/console-check.sh "$run/console.log" || true)
+	trouble=$(bench/console-check.sh "$run/console.log") && crc=0 || crc=$?
+	check "console-check of the debug kernel's console passes (exit 0)" 0 "$crc"
 	check "no lockdep, UBSAN, KFENCE, lockup, hung task or RCU stall report on the debug kernel's console" "" "$trouble"
 	echo "# console: $run/console.log"
 fi

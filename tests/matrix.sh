@@ -72,7 +72,8 @@ expect_fail "an axis without a value" 2 "bad.txt:1: axis 'kernels' has no value"
 expect_fail "a missing matrix file" 2 "matrix file '/nonexistent.txt' does not exist" ./run-lab.sh matrix /nonexistent.txt
 # every bad line at once, not only the first
 matrix "$m" "kernels vanilla" "workloads bpfqs" "profiles slow"
-out=$(./run-lab.sh matrix --dry-run "$m" 2>&1) || true
+out=$(./run-lab.sh matrix --dry-run "$m" 2>&1) && rc=0 || rc=$?
+check "two bad lines: a usage error (exit 2)" 2 "$rc"
 check "two bad lines: both are named" "bad.txt:1: bad.txt:3:" \
 	"$(grep -o 'bad.txt:[0-9]*:' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
 
@@ -143,7 +144,8 @@ stand_ins 3 2
 echo "step x true" >"$tmp/vmw/run/guest/job.sh"
 echo image >"$tmp/vmw/image"
 vmw() {
-	PATH="$tmp/vmw/bin:$PATH" LAB_ACCEL=tcg LAB_NET=veth LAB_DEADLINE=4 bench/vm.sh "$tmp/vmw/run" "$tmp/vmw/image" 2>&1 || true
+	PATH="$tmp/vmw/bin:$PATH" LAB_ACCEL=tcg LAB_NET=veth LAB_DEADLINE=4 bench/vm.sh "$tmp/vmw/run" "$tmp/vmw/image" 2>&1 ||
+		echo "vm.sh exited $?"
 }
 out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
 check "LAB_VM_WRAPPER: QEMU ran under the wrapper" yes "$([ -f "$tmp/vmw/wrapped" ] && echo yes || echo no)"
@@ -175,7 +177,7 @@ wait "$p2" || rc2=$?
 check "both builds end well after the lock is released" "0 0" "$rc1 $rc2"
 check "both are served by the cache the holder filled (no second build)" "build_seconds=0 build_seconds=0" \
 	"$(grep -h '^build_seconds=' "$tmp/b1.out" "$tmp/b2.out" | tr '\n' ' ' | sed 's/ $//')"
-check "neither started a build" 0 "$(cat "$tmp/b1.err" "$tmp/b2.err" | grep -c 'building the' || true)"
+check "neither started a build" 0 "$(cat "$tmp/b1.err" "$tmp/b2.err" | awk '/building the/ {n++} END {print n + 0}')"
 
 # --- the local engine on fake-guest cells, one made to fail -----------------------------
 export LAB_TEST_FAKE_GUEST=1 LAB_TEST_FAKE_FAIL=stock-b2

@@ -27,7 +27,7 @@ skip_all() {
 }
 [ "$(id -u)" -eq 0 ] || skip_all "not root: munged, slurmctld and slurmd run as root here"
 for p in slurmctld slurmd; do
-	pid=$(pgrep -x "$p" | head -1 || true)
+	pid=$(pgrep -x "$p" | head -1)
 	[ -z "$pid" ] || skip_all "a $p already runs here (pid $pid): this test starts no second cluster"
 done
 for b in munged mungekey slurmctld slurmd sbatch squeue scontrol sinfo; do
@@ -43,24 +43,28 @@ sl=$tmp/slurm
 mkdir -p "$sl/munge" "$sl/state" "$sl/spool" "$sl/log"
 chmod 700 "$sl/munge"
 export SLURM_CONF=$sl/slurm.conf
-stepds_before=$(pgrep -xc slurmstepd || true)
+# pgrep -c prints 0 and exits 1 when none runs
+stepds() { pgrep -xc slurmstepd || [ $? -eq 1 ]; }
+stepds_before=$(stepds)
 
 # stop_cluster: scontrol shutdown, then whatever is left by its pid; munged
 stop_cluster() {
 	local f pid i
 	if [ -f "$SLURM_CONF" ]; then
-		timeout 10 scontrol shutdown >/dev/null 2>&1 || true
+		timeout 10 scontrol shutdown >/dev/null 2>&1 || echo "# scontrol shutdown failed: the daemons are stopped by their pids"
 	fi
 	for f in "$sl/slurmctld.pid" "$sl/slurmd.pid" "$sl/munge/pid"; do
 		[ -f "$f" ] || continue
 		pid=$(cat "$f")
-		[ "$f" != "$sl/munge/pid" ] || munged -s -S "$sl/munge/sock" >/dev/null 2>&1 || true
+		if [ "$f" = "$sl/munge/pid" ] && ! munged -s -S "$sl/munge/sock" >/dev/null 2>&1; then
+			echo "# munged -s failed: munged is stopped by its pid"
+		fi
 		for ((i = 0; i < 50; i++)); do
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.2
 		done
 		if kill -0 "$pid" 2>/dev/null; then
-			kill "$pid" 2>/dev/null || true
+			kill "$pid" 2>/dev/null || echo "# pid $pid ($f) was gone before the kill"
 			sleep 1
 		fi
 	done
@@ -116,7 +120,7 @@ slurmctld -f "$SLURM_CONF"
 slurmd -f "$SLURM_CONF"
 state=
 for ((i = 0; i < 60; i++)); do
-	state=$(sinfo -h -o %T 2>/dev/null | head -1 || true)
+	state=$(sinfo -h -o %T 2>/dev/null | head -1)
 	[ "$state" != idle ] || break
 	sleep 0.5
 done
@@ -152,7 +156,7 @@ check "slurm engine: the matrix folder is under LAB_RESULTS" yes \
 for s in partition account "time limit per cell" "CPUs per cell" "memory per cell"; do
 	check "slurm engine: prints its $s" yes "$(grep -q "matrix:   $s (LAB_SLURM_" "$tmp/slurm.out" && echo yes || echo no)"
 done
-arr=$(sed -n 's/^array_job=//p' "$sdir/slurm/jobs.env" 2>/dev/null || true)
+arr=$(sed -n 's/^array_job=//p' "$sdir/slurm/jobs.env" 2>/dev/null) || arr=none
 check "slurm engine: the cells ran as tasks of one array job" "${arr}_0 ${arr}_1 ${arr}_2 ${arr}_3" \
 	"$(for c in lab-b1 stock-b1 lab-b2 stock-b2; do sed -n 's/^job=\([0-9_]*\) .*/\1/p' "$sdir/status/$c" 2>/dev/null; done | tr '\n' ' ' | sed 's/ $//')"
 check "slurm engine: merge.txt (by the merge job) counts 3 done, 1 failed" yes \
@@ -183,5 +187,5 @@ for p in "${pids[@]}"; do
 	! kill -0 "$p" 2>/dev/null || alive+=" $p"
 done
 check "munged, slurmctld and slurmd are gone after the test (${#pids[@]} pids)" "3 " "${#pids[@]} $alive"
-check "no slurmstepd is left" "${stepds_before:-0}" "$(pgrep -xc slurmstepd || true)"
+check "no slurmstepd is left" "${stepds_before:-0}" "$(stepds)"
 echo "1..$n"
