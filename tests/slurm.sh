@@ -68,6 +68,8 @@ stop_cluster() {
 			sleep 1
 		fi
 	done
+	# once is enough (the EXIT trap calls it again)
+	rm -f -- "$SLURM_CONF" "$sl/slurmctld.pid" "$sl/slurmd.pid" "$sl/munge/pid"
 }
 trap 'stop_cluster; rm -rf -- "$tmp"' EXIT
 trap 'exit 130' INT TERM
@@ -175,6 +177,33 @@ out=$(./run-lab.sh matrix --status "$(basename -- "$sdir")" 2>&1)
 check "status: the array and merge jobs" yes "$(grep -q "slurm engine: array job $arr, merge job" <<<"$out" && echo yes || echo no)"
 check "status: each cell's state" "lab-b1=done stock-b1=done lab-b2=done stock-b2=failed" \
 	"$(awk 'NR > 2 && $2 ~ /^(done|failed|running|pending)$/ {printf "%s=%s ", $1, $2}' <<<"$out" | sed 's/ $//')"
+
+# ./run-lab.sh ab and tune-taprio on the slurm engine, end to end (no cell made to fail)
+unset LAB_TEST_FAKE_FAIL
+slurm_run=(timeout 600 ./run-lab.sh --engine slurm --wait --slurm-cpus 1 --slurm-mem 512M --slurm-time 10)
+rc=0
+"${slurm_run[@]}" ab --boots 2 --a lab --b lab --b-cmdline sysctl.net.core.bpf_jit_enable=0 bpfqs \
+	>"$tmp/ab.out" 2>&1 || rc=$?
+check "ab --engine slurm: exit code" 0 "$rc"
+adir=$(sed -n 's/^matrix: //p' "$tmp/ab.out" | head -1)
+[ -n "$adir" ] || adir=$tmp/none
+check "ab --engine slurm: its cells ran as tasks of one array job" "a1 b1 a2 b2" \
+	"$(for c in a1 b1 a2 b2; do grep -q '^job=[0-9]*_[0-9]' "$adir/status/$c" 2>/dev/null && printf '%s ' "$c"; done | sed 's/ $//')"
+check "ab --engine slurm: compare.json over two boots a side" "2 2" \
+	"$(jq -r '.metrics[0] | "\(.boots_a) \(.boots_b)"' "$adir/compare.json" 2>&1)"
+check "ab --engine slurm: ab.env asks for the B side's command line" "cmdline_extra" \
+	"$(sed -n 's/^asked=//p' "$adir/ab.env" 2>&1)"
+rc=0
+"${slurm_run[@]}" tune-taprio workloads/taprio/schedules/three-class-10ms.sched >"$tmp/tune.out" 2>&1 || rc=$?
+check "tune-taprio --engine slurm: exit code" 0 "$rc"
+tdir=$(sed -n 's/^matrix: //p' "$tmp/tune.out" | head -1)
+[ -n "$tdir" ] || tdir=$tmp/none
+ncells=$(wc -l <"$tdir/cells.tsv" 2>/dev/null) || ncells=0
+ndone=$(grep -lx 'state=done' "$tdir"/status/* 2>/dev/null | wc -l)
+check "tune-taprio --engine slurm: a cell per variant, every one done" "yes $ncells" \
+	"$([ "$ncells" -gt 1 ] && echo yes || echo no) $ndone"
+check "tune-taprio --engine slurm: the merge wrote a recommendation" yes \
+	"$(find "$tdir" -name tune-recommendation.txt -size +0 2>/dev/null | grep -q . && echo yes || echo no)"
 
 # the cluster is stopped, and nothing of it is left running
 pids=()
