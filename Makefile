@@ -6,7 +6,7 @@ DEB_PACKAGES := linux-source-6.1 qemu-system-x86 bpftrace linux-perf trace-cmd \
 	libbpf-dev bpftool iperf3 linuxptp isochron rt-tests gnuplot-nox ethtool \
 	iproute2 iputils-ping dwarves flex bison bc libelf-dev libssl-dev libmnl-dev \
 	clang llvm libjansson-dev zlib1g-dev pkg-config jq shellcheck gcc make chromium \
-	xz-utils patch util-linux procps kmod
+	xz-utils patch util-linux procps kmod slurm-wlm
 
 BUILD := build
 CC := gcc
@@ -36,7 +36,8 @@ vpath %.bpf.c $(sort $(dir $(BPF_SRC)))
 .PHONY: all deps kernel test unit-test lint clean
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/guest-init $(BUILD)/labstat $(BUILD)/labcompare $(WORKLOADS) $(UNIT_TESTS)
+all: $(BUILD)/guest-init $(BUILD)/labstat $(BUILD)/labcompare $(WORKLOADS) $(UNIT_TESTS) \
+	$(BUILD)/labfuzz
 
 deps:
 	@bench/deps.sh $(DEB_PACKAGES)
@@ -86,6 +87,17 @@ $(foreach w,$(WORKLOAD_NAMES),$(eval $(call workload_rule,$(w))))
 # for groups of runs
 $(BUILD)/labstat $(BUILD)/labcompare: $(BUILD)/%: bench/tools/%.c $(BUILD)/libbench.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
+
+# The guest's fuzz suites (tests/guest/fuzz-*.sh): build/labfuzz from tests/fuzz/*.c
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_OBJ := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/obj/fuzz/%.o)
+
+$(BUILD)/obj/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I tests/fuzz -c -o $@ $<
+
+$(BUILD)/labfuzz: $(FUZZ_OBJ) $(BUILD)/libbench.a
+	$(CC) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a
 	@mkdir -p $(@D)

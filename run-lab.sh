@@ -27,6 +27,13 @@ Commands:
   ab [WORKLOAD...]    replicated A/B: --boots N boots a side (3; 5 in the full
                       profile), interleaved A B A B, in results/<id>-ab/, then
                       compared as above
+  matrix FILE         run the cells of a matrix file (kernels x variants x
+                      workloads x profiles x schedules x boots; see the
+                      README), one guest boot each, then merge them
+                      (merge.txt: every cell's state, comparisons, tuning)
+  matrix --status FILE|ID   the cells done, running and failed, with their
+                      run folders
+  matrix --dry-run FILE     print the cells, run nothing
   tune-taprio FILE    sweep the window of each traffic class (x0.25..x1.5) and
                       the cycle time (x0.5..x2) around the taprio schedule FILE
                       (tc syntax, see workloads/taprio/schedules/), measure each, and
@@ -52,10 +59,20 @@ Options:
   --b-cmdline ARGS      ab: added to the B side's kernel command line
   --b-sysctl KEY=VALUE  ab: set in the B side's guest before the workloads
                         (repeatable)
+  --engine local|slurm  matrix, ab, tune-taprio: run the boots one after
+                        another here (local, the default) or as a Slurm job
+                        array with the merge as a dependent job (slurm)
+  --wait                slurm engine: wait for the merge and print it
+  --slurm-partition P, --slurm-account A, --slurm-time T, --slurm-cpus N,
+  --slurm-mem M         the slurm engine's job settings (or LAB_SLURM_PARTITION,
+                        LAB_SLURM_ACCOUNT, LAB_SLURM_TIME, LAB_SLURM_CPUS,
+                        LAB_SLURM_MEM); the defaults are printed when submitting
   -h, --help            this text
 
 Environment: LAB_CACHE (kernel cache, default ~/.cache/kernel-lab), LAB_VCPUS (4),
-LAB_MEM_MB (2048), LAB_DEADLINE (guest deadline in seconds), LAB_NET (auto|tap|veth).
+LAB_MEM_MB (2048), LAB_DEADLINE (guest deadline in seconds), LAB_NET (auto|tap|veth),
+LAB_RESULTS (the results root, default results/; shared by all nodes for the slurm
+engine), LAB_VM_WRAPPER (a command QEMU runs under, e.g. one waiting for a guest slot).
 EOF
 }
 
@@ -94,6 +111,9 @@ args=()
 boots=
 side_a=stock side_b=lab b_cmdline='' b_sysctls=''
 ab_opts=0
+engine=
+matrix_status=0 dry_run=0 wait_opt=0 explicit=
+slurm_opts=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help)
@@ -103,9 +123,9 @@ while [ $# -gt 0 ]; do
 	--profile | --accel | --kernel)
 		[ $# -ge 2 ] || usage_error "option $1 needs a value"
 		case "$1=$2" in
-		--profile=quick | --profile=full) profile=$2 ;;
+		--profile=quick | --profile=full) profile=$2 explicit+=" --profile" ;;
 		--accel=kvm | --accel=tcg) export LAB_ACCEL=$2 ;;
-		--kernel=lab | --kernel=stock | --kernel=debug) kernel=$2 ;;
+		--kernel=lab | --kernel=stock | --kernel=debug) kernel=$2 explicit+=" --kernel" ;;
 		*) usage_error "bad value '$2' for $1" ;;
 		esac
 		shift 2
@@ -117,7 +137,37 @@ while [ $# -gt 0 ]; do
 	--schedule)
 		[ $# -ge 2 ] || usage_error "option $1 needs a value"
 		readable_schedule "$2"
-		schedule=$2
+		schedule=$2 explicit+=" --schedule"
+		shift 2
+		;;
+	--engine)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		case "$2" in local | slurm) ;; *) usage_error "bad value '$2' for --engine: expected local or slurm" ;; esac
+		engine=$2
+		shift 2
+		;;
+	--status)
+		matrix_status=1
+		shift
+		;;
+	--dry-run)
+		dry_run=1
+		shift
+		;;
+	--wait)
+		wait_opt=1
+		shift
+		;;
+	--slurm-partition | --slurm-account | --slurm-time | --slurm-cpus | --slurm-mem)
+		[ $# -ge 2 ] || usage_error "option $1 needs a value"
+		case "$1" in
+		--slurm-partition) export LAB_SLURM_PARTITION=$2 ;;
+		--slurm-account) export LAB_SLURM_ACCOUNT=$2 ;;
+		--slurm-time) export LAB_SLURM_TIME=$2 ;;
+		--slurm-cpus) export LAB_SLURM_CPUS=$2 ;;
+		--slurm-mem) export LAB_SLURM_MEM=$2 ;;
+		esac
+		slurm_opts=1
 		shift 2
 		;;
 	--bound-us)
@@ -183,6 +233,17 @@ compare)
 	*) usage_error "compare takes two runs, two comma-separated lists of runs, or an ab folder" ;;
 	esac
 	;;
+matrix)
+	[ "${#args[@]}" -eq 1 ] || usage_error "matrix takes one matrix file (--status: a matrix file or id)"
+	[ -z "$explicit" ] ||
+		usage_error "matrix: the matrix file gives kernels, profiles and schedules; not${explicit}"
+	[ "$ab_opts" = 0 ] || usage_error "matrix: boots and variants go in the matrix file, not as options"
+	if [ "$matrix_status" = 1 ]; then
+		exec bench/matrix.sh status "${args[0]}"
+	fi
+	# the file's errors before anything is installed or built
+	bench/matrix.sh check "${args[0]}" >/dev/null
+	;;
 all | run | shell | ab) ;;
 tune-taprio)
 	[ "${#args[@]}" -eq 1 ] || usage_error "tune-taprio takes one schedule file"
@@ -192,6 +253,15 @@ tune-taprio)
 esac
 [ -z "$bound_us" ] || [ "$cmd" = tune-taprio ] || usage_error "--bound-us goes with tune-taprio only"
 [ "$ab_opts" = 0 ] || [ "$cmd" = ab ] || usage_error "--boots, --a, --b, --b-cmdline and --b-sysctl go with ab only"
+[ "$matrix_status$dry_run" = 00 ] || [ "$cmd" = matrix ] || usage_error "--status and --dry-run go with matrix only"
+case "$cmd" in
+matrix | ab | tune-taprio) ;;
+*) [ -z "$engine" ] || usage_error "--engine goes with matrix, ab and tune-taprio only" ;;
+esac
+if [ "$engine" != slurm ]; then
+	[ "$slurm_opts$wait_opt" = 00 ] || usage_error "--wait and --slurm-* options go with --engine slurm only"
+fi
+[ "$wait_opt" = 0 ] || export LAB_SLURM_WAIT=1
 
 # Which workloads
 selected=()
@@ -205,6 +275,10 @@ if [ "$cmd" = run ] || [ "$cmd" = ab ]; then
 fi
 if [ "${#selected[@]}" -eq 0 ] && [ "$cmd" != shell ]; then
 	mapfile -t selected < <(workloads)
+fi
+
+if [ "$cmd" = matrix ] && [ "$dry_run" = 1 ]; then
+	exec bench/matrix.sh check "${args[0]}"
 fi
 
 if [ "$kernel" = debug ] && [ "$cmd" != shell ]; then
@@ -222,7 +296,14 @@ if [ "$cmd" = ab ]; then
 		boots=3
 		[ "$profile" = quick ] || boots=5
 	fi
+	if [ "${engine:-local}" = slurm ]; then
+		exec bench/matrix.sh ab slurm "$boots" "$side_a" "$side_b" "$profile" "$trace" "$b_cmdline" "$b_sysctls" "${selected[@]}"
+	fi
 	exec bench/ab.sh "$boots" "$side_a" "$side_b" "$profile" "$trace" "$b_cmdline" "$b_sysctls" "${selected[@]}"
+fi
+
+if [ "$cmd" = matrix ]; then
+	exec bench/matrix.sh run "${args[0]}" "${engine:-local}" "$trace"
 fi
 
 if [ -n "$schedule" ]; then
@@ -231,6 +312,9 @@ if [ -n "$schedule" ]; then
 fi
 if [ "$cmd" = tune-taprio ]; then
 	check_schedule "tune-taprio: schedule" "${args[0]}"
+	if [ "${engine:-local}" = slurm ]; then
+		exec bench/matrix.sh tune slurm "${args[0]}" "${bound_us:-1000}" "$profile" "$kernel" "$trace"
+	fi
 	export LAB_TAPRIO_TUNE_FILE=${args[0]} LAB_TAPRIO_TUNE_BOUND_US=${bound_us:-1000}
 	exec bench/run.sh run "$kernel" "$profile" "$trace" taprio
 fi

@@ -12,6 +12,8 @@
 # (-2, -3... if taken) or OUTDIR; never overwrites.
 # usage: bench/compare.sh AB_FOLDER
 #        bench/compare.sh A1[,A2...] B1[,B2...] [OUTDIR]   (run ids or paths)
+# LAB_COMPARE_ASKED: the meta.json keys the sides were meant to differ in
+# (comma-separated), for runs given as lists (an ab folder's ab.env says it)
 set -eu
 # shellcheck source=bench/report-lib.sh
 . "$(dirname "$0")/report-lib.sh"
@@ -19,7 +21,7 @@ LAB_PROG="./run-lab.sh compare"
 
 case ${1:-} in
 -h | --help)
-	sed -n '2,14s/^# \{0,1\}//p' "$0"
+	sed -n '2,16s/^# \{0,1\}//p' "$0"
 	exit 0
 	;;
 -*) usage_error "unknown option '$1'" ;;
@@ -35,7 +37,7 @@ side() {
 	echo "${dirs[*]}"
 }
 
-asked=
+asked=${LAB_COMPARE_ASKED:-}
 into_ab=0
 if [ $# -eq 1 ]; then
 	ab=$(resolve_run "$1")

@@ -111,6 +111,7 @@ write_meta() { # write_meta STATUS
 		--arg tune_bound "${LAB_TAPRIO_TUNE_BOUND_US:-}" \
 		--arg vm_seconds "${vm[vm_seconds]:-null}" \
 		--arg cmdline_extra "${LAB_CMDLINE_EXTRA:-}" --arg sysctls "${LAB_SYSCTLS:-}" \
+		--arg fake "${LAB_TEST_FAKE_GUEST:-}" \
 		--args '{
 			run_id: $run_id, status: $status, profile: $profile,
 			workloads: $ARGS.positional,
@@ -128,7 +129,7 @@ write_meta() { # write_meta STATUS
 			boot_seconds: ($boot_seconds | tonumber? // null),
 			vm_seconds: ($vm_seconds | tonumber? // null),
 			cmdline_extra: $cmdline_extra, sysctls: $sysctls
-		} + (if $tune == "" then {} else
+		} + (if $fake == "1" then {fake_guest: true} else {} end) + (if $tune == "" then {} else
 			{taprio_tune: {schedule: $tune, bound_us: ($tune_bound | tonumber)}} end)
 		  + (if $schedule == "" then {} else {taprio_schedule: $schedule} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"
 }
@@ -148,7 +149,15 @@ per=900
 [ "$profile" = quick ] || per=2700
 export LAB_DEADLINE=${LAB_DEADLINE:-$((600 + per * ${#selected[@]}))}
 status=ok
-bench/vm.sh "$rundir" "${build[image]}" || status=failed
+if [ -n "${LAB_TEST_FAKE_GUEST:-}" ]; then
+	# the harness's tests only: a fake guest writes a run's files from fixtures
+	[ "$LAB_TEST_FAKE_GUEST" = 1 ] ||
+		die "LAB_TEST_FAKE_GUEST='$LAB_TEST_FAKE_GUEST': only 1 (a FAKE guest, for tests) or unset"
+	log run "FAKE guest (LAB_TEST_FAKE_GUEST=1): this run measures nothing"
+	bench/fake-guest.sh "$rundir" || status=failed
+else
+	bench/vm.sh "$rundir" "${build[image]}" || status=failed
+fi
 trap - INT TERM
 echo "$status" | atomic_write "$rundir/status"
 write_meta "$status"
@@ -159,7 +168,7 @@ bench/report.sh "$rundir" >/dev/null || status=failed
 
 # Short summary
 echo
-echo "run $run_id: $status"
+echo "run $run_id: $status${LAB_TEST_FAKE_GUEST:+ (FAKE guest: LAB_TEST_FAKE_GUEST=1)}"
 [ "$kernel" != debug ] ||
 	echo "  debug kernel (kernel/debug.config): the figures of this run are NOT performance figures"
 for w in "${selected[@]}"; do

@@ -12,7 +12,8 @@
 # Environment: LAB_ACCEL (kvm|tcg|auto), LAB_VCPUS (4), LAB_MEM_MB (2048),
 # LAB_DEADLINE (seconds, 900), LAB_GUEST_DEADLINE (seconds; default: 60 s
 # before LAB_DEADLINE, half of it when that is 120 s or less; 0: none),
-# LAB_NET (auto|tap|veth).
+# LAB_NET (auto|tap|veth), LAB_VM_WRAPPER (a command QEMU runs under, e.g. a
+# script that waits for a free guest slot; the deadline counts that wait).
 #
 # Two deadlines: the guest's PID 1 stops a job still running at
 # LAB_GUEST_DEADLINE (counted from its own start) and powers off cleanly,
@@ -58,8 +59,11 @@ fi
 
 # The network: taps in a private namespace, or none (the guest makes a veth)
 netns=
+wrapper=()
 cleanup() {
 	if [ -n "${qpid:-}" ]; then
+		# QEMU itself when LAB_VM_WRAPPER runs it as a child
+		[ "${#wrapper[@]}" -eq 0 ] || pkill -P "$qpid" 2>/dev/null || true
 		kill "$qpid" 2>/dev/null || true
 		wait "$qpid" 2>/dev/null || true
 	fi
@@ -127,7 +131,11 @@ fi
 t0=$(now_ns)
 runner=()
 [ -n "$netns" ] && runner=(ip netns exec "$netns")
-qemu=("${runner[@]}" qemu-system-x86_64 -nodefaults -no-user-config -display none
+# LAB_VM_WRAPPER: a command (and its words) QEMU runs under, for example a
+# script that waits for one of a few guest slots on a shared machine
+wrapper=()
+[ -z "${LAB_VM_WRAPPER:-}" ] || read -r -a wrapper <<<"$LAB_VM_WRAPPER"
+qemu=("${wrapper[@]}" "${runner[@]}" qemu-system-x86_64 -nodefaults -no-user-config -display none
 	-no-reboot "${accel_args[@]}" -smp "$vcpus" -m "$mem"
 	-kernel "$image" -append "$cmdline" "${serial[@]}" "$@" "${net_args[@]}")
 if [ -n "$interactive" ]; then
@@ -150,6 +158,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 	progress_poll
 	if [ "$(($(now_ns) - t0))" -ge "$((deadline * 1000000000))" ]; then
 		rc=124
+		[ "${#wrapper[@]}" -eq 0 ] || pkill -P "$qpid" 2>/dev/null || true
 		kill "$qpid" 2>/dev/null || true
 		break
 	fi

@@ -6,7 +6,9 @@
 # kernel/debug.config (lockdep, UBSAN, KFENCE, lockup detectors), which the
 # lab and stock flavours are checked to be free of.
 #
-# usage: kernel/build.sh [lab|stock|debug]
+# usage: kernel/build.sh [--key] [lab|stock|debug]
+#   --key  print the cache key (key=...) of the flavour and exit, building
+#          nothing (the matrix tests seed a cache with it)
 #
 # Progress goes to stderr. On success the last lines on stdout are key=value:
 # image, vmlinux, config, key, series_hash, config_hash, version,
@@ -20,6 +22,11 @@ set -eu
 
 . "$(dirname "$0")/../bench/lib.sh"
 
+key_only=0
+if [ "${1:-}" = --key ]; then
+	key_only=1
+	shift
+fi
 flavour=${1:-${LAB_KERNEL:-lab}}
 case "$flavour" in
 lab | stock | debug) ;;
@@ -58,6 +65,11 @@ fi
 series_hash=$( (for p in "${patches[@]}"; do sha256sum <"$p"; done) | sha256sum | cut -c1-16)
 key=$( (echo "$pkgver" && cat "${fragments[@]}" | sha256sum && echo "$series_hash") |
 	sha256sum | cut -c1-16)
+
+if [ "$key_only" = 1 ]; then
+	echo "key=$key"
+	exit 0
+fi
 
 mkdir -p "$LAB_CACHE"
 src=$LAB_CACHE/$flavour/linux

@@ -51,17 +51,36 @@ newrun() {
 	mkdir -p "$base/$1/guest"
 	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q LAB_EXPECT_FLAVOUR=%q\n' \
 		"${build[key]}" "${build[config_hash]}" "$expect_net" "$flavour" >"$base/$1/guest/job.sh"
+	# The fuzz suites' seed and bounds, when given, reach the guest
+	for v in LAB_FUZZ_SEED LAB_FUZZ_ITERATIONS LAB_FUZZ_SECONDS; do
+		[ -z "${!v:-}" ] || printf 'export %s=%q\n' "$v" "${!v}" >>"$base/$1/guest/job.sh"
+	done
 	echo "$base/$1"
 }
 
-# 1. The guest suites, one step each (LAB_GUEST_TESTS="a b" runs only those)
+# 1. The guest suites, one step each (LAB_GUEST_TESTS="a b" runs only those,
+# named exactly: "ptp" is not "fuzz-ptp")
+read -ra wanted <<<"${LAB_GUEST_TESTS:-}"
+# listed NAME: NAME is one of the words of LAB_GUEST_TESTS
+listed() {
+	local w
+	for w in "${wanted[@]}"; do
+		[ "$w" != "$1" ] || return 0
+	done
+	return 1
+}
 suites=()
 for t in tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
-	if [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qE -- "(^| )$name( |$)" <<<"$LAB_GUEST_TESTS"; then
+	if [ "${#wanted[@]}" -gt 0 ] && ! listed "$name"; then
 		continue
 	fi
 	suites+=("$t")
+done
+for w in "${wanted[@]}"; do
+	if [ "$w" != harness ] && [ ! -f "tests/guest/$w.sh" ]; then
+		tap_result "not ok" "LAB_GUEST_TESTS names '$w', which is no suite of tests/guest/ (nor harness)"
+	fi
 done
 suites_run=suites
 [ "$flavour" = lab ] || suites_run=suites-$flavour
@@ -90,7 +109,7 @@ echo "# boot: $(grep -E '^(accel|boot_seconds|net_mode)=' "$run/vm.env" | tr '\n
 
 # LAB_GUEST_TESTS names suites only: the harness's own boots (2-7) run when
 # it is unset or names "harness"
-if [ "$flavour" = debug ] || { [ -n "${LAB_GUEST_TESTS:-}" ] && ! grep -qw harness <<<"$LAB_GUEST_TESTS"; }; then
+if [ "$flavour" = debug ] || { [ "${#wanted[@]}" -gt 0 ] && ! listed harness; }; then
 	echo "1..$n"
 	exit 0
 fi

@@ -1,12 +1,16 @@
 #!/bin/bash
 # make test: every suite of the lab, as one TAP stream with a closing line
 # "N passed, N failed".
-# usage: tests/run.sh [unit|lint|host|guest|guest-debug]...   (default: all of them)
+# usage: tests/run.sh [unit|lint|host|slurm|guest|guest-debug]...   (default: all of them)
 #
 #   unit   host unit tests of the C code (build/tests/*), the TAP fold's
-#          tests, the console check's tests and the report tests
+#          tests, labfuzz's kernel log checker, the console check's tests
+#          and the report tests
 #   lint   shellcheck on every shell script, checkpatch --strict on the patches
-#   host   the command line of run-lab.sh and the kernel build's cache
+#   host   the command line of run-lab.sh and the kernel build's cache; run
+#          matrices with the local engine on FAKE-guest cells (tests/matrix.sh)
+#   slurm  the slurm engine on a single-node Slurm cluster the test starts
+#          and stops itself (tests/slurm.sh; FAKE-guest cells)
 #   guest  the tests in the booted lab kernel (tests/guest.sh)
 #   guest-debug  the debug kernel (kernel/debug.config: lockdep, UBSAN,
 #          KFENCE, lockup detectors) built, and the suites of the interfaces
@@ -55,7 +59,7 @@ build() {
 }
 
 want=("$@")
-[ "${#want[@]}" -gt 0 ] || want=(unit host lint guest guest-debug)
+[ "${#want[@]}" -gt 0 ] || want=(unit host lint slurm guest guest-debug)
 for w in "${want[@]}"; do
 	case "$w" in
 	unit)
@@ -65,6 +69,7 @@ for w in "${want[@]}"; do
 			done
 		fi
 		suite tap tests/tap-selftest.sh
+		suite fuzz-selftest tests/fuzz/selftest.sh
 		suite console tests/console-selftest.sh
 		suite report tests/report/run.sh
 		;;
@@ -78,7 +83,9 @@ for w in "${want[@]}"; do
 			tap_result "not ok" "build: kernel/build.sh lab failed (its lines above)"
 		fi
 		suite host tests/host.sh
+		suite host/matrix tests/matrix.sh
 		;;
+	slurm) suite slurm tests/slurm.sh ;;
 	guest) suite guest tests/guest.sh ;;
 	guest-debug)
 		# its build first, its progress shown
@@ -90,7 +97,7 @@ for w in "${want[@]}"; do
 			tap_result "not ok" "build: kernel/build.sh debug failed (its lines above)"
 		fi
 		;;
-	*) usage_error "unknown test group '$w' (expected unit, lint, host, guest or guest-debug)" ;;
+	*) usage_error "unknown test group '$w' (expected unit, lint, host, slurm, guest or guest-debug)" ;;
 	esac
 done
 

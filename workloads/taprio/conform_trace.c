@@ -27,6 +27,24 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 
+/* The first line of tracefs @file into @buf, newline dropped */
+static int tracefs_read(const char *file, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		rc = -EIO;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return rc;
+}
+
 static int tracefs_write(const char *file, const char *val)
 {
 	char path[256];
@@ -42,6 +60,31 @@ static int tracefs_write(const char *file, const char *val)
 	if (fclose(f))
 		rc = -errno;
 	return rc;
+}
+
+/*
+ * Events the ring buffer overwrote since it was last cleared: the sum of
+ * "overrun:" over per_cpu/cpuN/stats (the buffer keeps the newest events)
+ */
+static long long trace_overrun(void)
+{
+	char path[128], line[128];
+	long long sum = 0, v;
+	int cpu;
+
+	for (cpu = 0;; cpu++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), TRACEFS "/per_cpu/cpu%d/stats", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "overrun: %lld", &v) == 1)
+				sum += v;
+		fclose(f);
+	}
+	return sum;
 }
 
 struct advance {
@@ -299,7 +342,12 @@ static void check_dequeue_cases(const char *dev, const struct tsched *s, int64_t
 struct recording {
 	int64_t base, t0, t1;
 	size_t nsent;
+	long long lost;		/* events the ring buffer overwrote */
 };
+
+/* Per-CPU ring buffer size while recording: the dequeue events of a loaded
+ * guest must not push the advance events out */
+#define RECORD_BUFFER_KB "8192"
 
 /*
  * Configure @s on @dev, record its events for @secs seconds of whole
@@ -341,6 +389,7 @@ static void record(const struct tsched *s, const char *dev, double secs, bool ha
 	tracefs_write("events/taprio/taprio_advance/enable", "0");
 	tracefs_write("events/taprio/taprio_dequeue/enable", "0");
 	r->t1 = (int64_t)clock_ns(clk);
+	r->lost = trace_overrun();
 	taprio_clear(&n, ifindex, dev);
 	nl_close(&n);
 }
@@ -361,6 +410,7 @@ int cmd_conform_trace(int argc, char **argv)
 	size_t na;
 	int64_t expected;
 	bool have_deq;
+	char old_kb[64] = "", *exp;
 
 	if (access(TRACEFS "/events/taprio/taprio_advance", F_OK)) {
 		tap_skip("this kernel has no taprio:taprio_advance tracepoint (stock kernel?)",
@@ -371,6 +421,10 @@ int cmd_conform_trace(int argc, char **argv)
 	if (!s)
 		tap_bail("the schedule %s is not valid", file);
 	have_deq = !access(TRACEFS "/events/taprio/taprio_dequeue", F_OK);
+	tap_eq_int(tracefs_read("buffer_size_kb", old_kb, sizeof(old_kb)), 0,
+		   "the trace buffer's size can be read");
+	tap_eq_int(tracefs_write("buffer_size_kb", RECORD_BUFFER_KB), 0,
+		   "the trace buffer can be set to " RECORD_BUFFER_KB " KiB per CPU");
 	record(s, dev, secs, have_deq, &r);
 
 	na = read_advances(dev, &a);
@@ -382,9 +436,12 @@ int cmd_conform_trace(int argc, char **argv)
 	/* Entries that started while the event was on (the first starts at base) */
 	expected = (r.t1 - (r.t0 > r.base ? r.t0 : r.base)) / tsched_cycle(s) *
 		   (int64_t)s->n_entries;
+	tap_eq_int(r.lost, 0, "no event was lost: the trace buffer overwrote none while "
+		   "recording (overrun summed over the CPUs)");
 	tap_ok((int64_t)na >= expected * 9 / 10 && na > s->n_entries,
 	       "advance events were recorded for about %.1f s of the schedule: expected about "
-	       "%" PRId64 ", got %zu", secs, expected, na);
+	       "%" PRId64 ", got %zu (%lld events lost to the buffer)", secs, expected, na,
+	       r.lost);
 	if (na) {
 		int want = dev_index(dev);
 		size_t i, other = 0;
@@ -399,5 +456,14 @@ int cmd_conform_trace(int argc, char **argv)
 		check_advances(s, r.base, a, na);
 	free(a);
 	free(s);
+	/* Back to the size it had: "N", or before the buffer's first use
+	 * "N (expanded: M)", M being what it would have grown to */
+	exp = strstr(old_kb, "expanded: ");
+	if (exp)
+		memmove(old_kb, exp + 10, strlen(exp + 10) + 1);
+	old_kb[strcspn(old_kb, " )")] = 0;
+	if (*old_kb)
+		tap_ok(!tracefs_write("buffer_size_kb", old_kb),
+		       "the trace buffer's size is restored to %s KiB", old_kb);
 	return tap_finish();
 }

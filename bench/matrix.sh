@@ -1,0 +1,329 @@
+#!/bin/bash
+# Run matrices: cells (one guest boot each) from a matrix file, from
+# ./run-lab.sh ab's options or from a taprio schedule to tune, run by the
+# local engine (one after another here) or the slurm engine (a job array,
+# one task per cell, and the merge as a job depending on it); their status.
+# usage:
+#   bench/matrix.sh check FILE                   parse FILE, print its cells
+#   bench/matrix.sh run FILE ENGINE TRACE        run FILE's cells, then merge
+#   bench/matrix.sh ab ENGINE BOOTS A_KERNEL B_KERNEL PROFILE TRACE B_CMDLINE B_SYSCTLS WORKLOAD...
+#   bench/matrix.sh tune ENGINE SCHEDULE BOUND_US PROFILE KERNEL TRACE
+#   bench/matrix.sh status FILE|ID|DIR           cells done, running, failed
+# ENGINE is local or slurm. Called by run-lab.sh, which has checked the
+# options. The slurm engine's settings come from the environment:
+# LAB_SLURM_PARTITION, LAB_SLURM_ACCOUNT, LAB_SLURM_TIME, LAB_SLURM_CPUS,
+# LAB_SLURM_MEM, LAB_SLURM_WAIT (1: wait for the merge and print it).
+set -eu
+
+# shellcheck source=bench/matrix-lib.sh
+. "$(dirname "$0")/matrix-lib.sh"
+cd "$LAB_ROOT"
+LAB_PROG="./run-lab.sh matrix"
+
+results=${LAB_RESULTS:-$LAB_ROOT/results}
+# the states of a Slurm job that has not ended
+SQ_ACTIVE=PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED
+
+# print_cells: the parsed matrix's cells as a table
+print_cells() {
+	local n
+	n=$(matrix_cells | wc -l)
+	echo "$n cells ($M_BOOTS boot(s) of ${#M_KERNELS[@]} kernel(s) x ${#M_VARIANTS[@]} variant(s) x ${#M_WORKLOADS[@]} workload set(s) x ${#M_PROFILES[@]} profile(s) x $((${#M_SCHEDULES[@]} > 0 ? ${#M_SCHEDULES[@]} : 1)) schedule(s)), in the order they run:"
+	matrix_cells | awk -F '\t' '{
+		s = $9; sub(/.*\//, "", s)
+		sched = $9 == "-" ? "" : " schedule " s
+		extra = ($5 == "-" ? "" : " cmdline \"" $5 "\"") ($6 == "-" ? "" : " sysctl " $6)
+		printf "  %-32s %s kernel, %s, %s%s%s\n", $1, $4, $7, $8, sched, extra }'
+}
+
+# check_schedules: taprio's own parser on every schedule (build/taprio),
+# against the guest NIC's min(4, LAB_VCPUS) TX queues
+check_schedules() {
+	local s vcpus=${LAB_VCPUS:-4} queues=4
+	[ "${#M_SCHEDULES[@]}" -gt 0 ] || return 0
+	[[ "$vcpus" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_VCPUS='$vcpus' is not a positive number"
+	[ "$vcpus" -ge "$queues" ] || queues=$vcpus
+	for s in "${M_SCHEDULES[@]}"; do
+		build/taprio check --queues "$queues" "$s" >/dev/null ||
+			die "matrix schedule '$s' refused (see above; the guest's eth0 has $queues TX queues with LAB_VCPUS=$vcpus)"
+	done
+}
+
+# new_matrix KIND FILE: a matrix folder for the parsed FILE, its cells.tsv
+new_matrix() {
+	local mdir
+	mdir=$(matrix_new_dir "$results" "$1")
+	cp -- "$2" "$mdir/matrix.txt"
+	matrix_write_env "$mdir" "$1"
+	[ -z "$M_TUNE_BOUND" ] || echo "tune_bound_us=$M_TUNE_BOUND" >>"$mdir/matrix.env"
+	matrix_cells | atomic_write "$mdir/cells.tsv"
+	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
+	mv -T "$results/.latest.tmp.$$" "$results/latest"
+	printf '%s\n' "$mdir"
+}
+
+# slurm_settings: the slurm engine's settings from the environment, checked,
+# in S_PARTITION S_ACCOUNT S_TIME S_CPUS S_MEM; S_TIME's default is the
+# longest cell's guest deadline plus 30 min (a kernel build, the report)
+slurm_settings() {
+	local mdir=$1 per max=0 w n
+	S_PARTITION=${LAB_SLURM_PARTITION:-}
+	S_ACCOUNT=${LAB_SLURM_ACCOUNT:-}
+	S_CPUS=${LAB_SLURM_CPUS:-${LAB_VCPUS:-4}}
+	S_MEM=${LAB_SLURM_MEM:-$((${LAB_MEM_MB:-2048} + 1024))M}
+	while IFS= read -r line; do
+		per=900
+		[ "$(cell_field "$line" profile)" = quick ] || per=2700
+		read -r -a w <<<"$(cell_field "$line" workloads)"
+		n=${LAB_DEADLINE:-$((600 + per * ${#w[@]}))}
+		[ "$n" -le "$max" ] || max=$n
+	done <"$mdir/cells.tsv"
+	S_TIME=${LAB_SLURM_TIME:-$(((max + 1800 + 59) / 60))}
+}
+
+# slurm_check ENGINE: for the slurm engine, sbatch and the settings given in
+# the environment, checked before a matrix folder is made
+slurm_check() {
+	local v
+	[ "$1" = slurm ] || return 0
+	command -v sbatch >/dev/null ||
+		die "the slurm engine needs sbatch (Debian's slurm-wlm, and a cluster), or use --engine local"
+	v=${LAB_SLURM_CPUS:-${LAB_VCPUS:-4}}
+	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage_error "bad Slurm CPUs per task '$v' (LAB_SLURM_CPUS, --slurm-cpus): expected a positive number"
+	v=${LAB_SLURM_MEM:-1M}
+	[[ "$v" =~ ^[1-9][0-9]*[KMGT]?$ ]] || usage_error "bad Slurm memory per task '$v' (LAB_SLURM_MEM, --slurm-mem): expected a size like 3072M or 4G"
+	v=${LAB_SLURM_TIME:-1}
+	[[ "$v" =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$ ]] || usage_error "bad Slurm time limit '$v' (LAB_SLURM_TIME, --slurm-time): expected minutes, HH:MM:SS or D-HH:MM:SS"
+	v=${LAB_SLURM_PARTITION:-}${LAB_SLURM_ACCOUNT:-}
+	[[ "$v" =~ ^[A-Za-z0-9_.,-]*$ ]] || usage_error "bad Slurm partition '${LAB_SLURM_PARTITION:-}' or account '${LAB_SLURM_ACCOUNT:-}'"
+	case "${LAB_SLURM_WAIT:-0}" in 0 | 1) ;; *) usage_error "LAB_SLURM_WAIT='$LAB_SLURM_WAIT' (expected 0 or 1)" ;; esac
+}
+
+engine_local() {
+	local mdir=$1 i=0 n rc=0
+	n=$(wc -l <"$mdir/cells.tsv")
+	log matrix "local engine: $n cells one after another on this machine; matrix folder $mdir"
+	while [ "$i" -lt "$n" ]; do
+		log matrix "cell $((i + 1)) of $n: $(cell_field "$(sed -n "$((i + 1))p" "$mdir/cells.tsv")" name)"
+		bench/cell.sh "$mdir" "$i" || log matrix "cell $((i + 1)) of $n failed (the merge lists it)"
+		i=$((i + 1))
+	done
+	bench/merge.sh "$mdir" || rc=$?
+	echo "matrix: $mdir (./run-lab.sh matrix --status $(basename -- "$mdir"))"
+	return "$rc"
+}
+
+engine_slurm() {
+	local mdir=$1 n id arr merge common=() out
+	slurm_settings "$mdir"
+	n=$(wc -l <"$mdir/cells.tsv")
+	id=$(basename -- "$mdir")
+	mkdir -p "$mdir/slurm"
+	log matrix "slurm engine: $n cells as one job array; matrix folder $mdir"
+	log matrix "  results root (LAB_RESULTS; every node must see it at this path): $results"
+	log matrix "  kernel cache (LAB_CACHE; shared, or each node builds under its lock): $LAB_CACHE"
+	log matrix "  partition (LAB_SLURM_PARTITION, --slurm-partition): ${S_PARTITION:-the cluster default}"
+	log matrix "  account (LAB_SLURM_ACCOUNT, --slurm-account): ${S_ACCOUNT:-the user default}"
+	log matrix "  time limit per cell (LAB_SLURM_TIME, --slurm-time): $S_TIME${LAB_SLURM_TIME:+ (given)}${LAB_SLURM_TIME:- min (default: the longest guest deadline + 30 min)}"
+	log matrix "  CPUs per cell (LAB_SLURM_CPUS, --slurm-cpus): $S_CPUS${LAB_SLURM_CPUS:+ (given)}${LAB_SLURM_CPUS:- (default: LAB_VCPUS)}"
+	log matrix "  memory per cell (LAB_SLURM_MEM, --slurm-mem): $S_MEM${LAB_SLURM_MEM:+ (given)}${LAB_SLURM_MEM:- (default: LAB_MEM_MB + 1024M)}"
+	common=(--parsable --chdir="$LAB_ROOT" --export=ALL)
+	[ -z "$S_PARTITION" ] || common+=(--partition="$S_PARTITION")
+	[ -z "$S_ACCOUNT" ] || common+=(--account="$S_ACCOUNT")
+	if ! out=$(LAB_RESULTS=$results sbatch "${common[@]}" --job-name="lab-$id" --array="0-$((n - 1))" \
+		--output="$mdir/slurm/cell-%a.out" --time="$S_TIME" --cpus-per-task="$S_CPUS" --mem="$S_MEM" \
+		--wrap="exec $(printf '%q %q' "$LAB_ROOT/bench/cell.sh" "$mdir")" 2>&1); then
+		die "sbatch of the cells' job array failed: $out"
+	fi
+	arr=${out%%;*}
+	[[ "$arr" =~ ^[0-9]+$ ]] || die "sbatch gave no job id for the array: '$out'"
+	if ! out=$(LAB_RESULTS=$results sbatch "${common[@]}" --job-name="lab-$id-merge" \
+		--dependency="afterany:$arr" --output="$mdir/slurm/merge.out" --time=60 --cpus-per-task=1 --mem=1G \
+		--wrap="exec $(printf '%q %q' "$LAB_ROOT/bench/merge.sh" "$mdir")" 2>&1) ||
+		! [[ "${out%%;*}" =~ ^[0-9]+$ ]]; then
+		scancel "$arr" 2>/dev/null || true
+		die "sbatch of the merge failed ($out); the array job $arr was cancelled"
+	fi
+	merge=${out%%;*}
+	{
+		echo "engine=slurm"
+		echo "array_job=$arr"
+		echo "merge_job=$merge"
+		echo "submitted=$(date -u +%FT%TZ)"
+		echo "partition=$S_PARTITION"
+		echo "account=$S_ACCOUNT"
+		echo "time=$S_TIME"
+		echo "cpus=$S_CPUS"
+		echo "mem=$S_MEM"
+	} | atomic_write "$mdir/slurm/jobs.env"
+	log matrix "submitted: array job $arr ($n tasks), merge job $merge (afterany:$arr)"
+	echo "matrix: $mdir"
+	echo "  ./run-lab.sh matrix --status $id     # cells done, running, failed"
+	echo "  $mdir/merge.txt                      # the merge, when job $merge has run"
+	[ "${LAB_SLURM_WAIT:-0}" = 1 ] || return 0
+	log matrix "waiting for the merge job $merge"
+	while [ -n "$(squeue -h -j "$merge" -t "$SQ_ACTIVE" -o %i 2>/dev/null)" ]; do
+		sleep 2
+	done
+	[ -f "$mdir/merge.json" ] ||
+		die "the merge job $merge ended without writing merge.json (see $mdir/slurm/merge.out)"
+	cat "$mdir/merge.txt"
+	jq -e '.complete' "$mdir/merge.json" >/dev/null
+}
+
+# run_engine ENGINE MDIR
+run_engine() {
+	case "$1" in
+	local) engine_local "$2" ;;
+	slurm) engine_slurm "$2" ;;
+	*) usage_error "unknown engine '$1' (expected local or slurm)" ;;
+	esac
+}
+
+# status DIR: every cell's state and run folder
+status() {
+	local mdir=$1 line cell state host reason run gone=0 arr='' out c_done=0 c_failed=0 c_running=0 c_pending=0
+	if [ -f "$mdir/slurm/jobs.env" ] && command -v squeue >/dev/null; then
+		arr=$(env_get "$mdir/slurm/jobs.env" array_job)
+		# ended: no task left in the queue, or a job id Slurm has forgotten
+		if out=$(squeue -h -j "$arr" -t "$SQ_ACTIVE" -o %i 2>&1); then
+			[ -n "$out" ] || gone=1
+		elif grep -q 'Invalid job id' <<<"$out"; then
+			gone=1
+		fi
+	fi
+	printf 'matrix %s (%s)' "$(basename -- "$mdir")" "$(env_get "$mdir/matrix.env" kind)"
+	if [ -f "$mdir/slurm/jobs.env" ]; then
+		printf ', slurm engine: array job %s, merge job %s' "$(env_get "$mdir/slurm/jobs.env" array_job)" \
+			"$(env_get "$mdir/slurm/jobs.env" merge_job)"
+	fi
+	printf '\n%-32s %-8s %-10s %s\n' cell state host "run folder"
+	while IFS= read -r line; do
+		cell=$(cell_field "$line" name)
+		state=$(cell_state "$mdir" "$cell")
+		host=$(env_get "$mdir/status/$cell" host)
+		reason=$(env_get "$mdir/status/$cell" reason)
+		run=-
+		[ ! -d "$mdir/$cell" ] || run=$mdir/$cell
+		case "$state" in
+		done) c_done=$((c_done + 1)) ;;
+		failed) c_failed=$((c_failed + 1)) ;;
+		running)
+			c_running=$((c_running + 1))
+			[ "$gone" = 0 ] || reason="its Slurm task has ended without a status: lost"
+			;;
+		*) c_pending=$((c_pending + 1)) ;;
+		esac
+		printf '%-32s %-8s %-10s %s\n' "$cell" "$state" "${host:--}" "$run${reason:+ ($reason)}"
+	done <"$mdir/cells.tsv"
+	printf '%d cells: %d done, %d failed, %d running, %d pending; ' \
+		"$((c_done + c_failed + c_running + c_pending))" "$c_done" "$c_failed" "$c_running" "$c_pending"
+	if [ -f "$mdir/merge.json" ]; then
+		echo "merged: $mdir/merge.txt"
+	else
+		echo "not merged yet"
+	fi
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+check)
+	[ $# -eq 1 ] || usage_error "matrix check takes one matrix file"
+	matrix_parse "$1" || exit 2
+	[ ! -x build/taprio ] || check_schedules
+	print_cells
+	;;
+run)
+	[ $# -eq 3 ] || usage_error "matrix run takes FILE ENGINE TRACE"
+	matrix_parse "$1" || exit 2
+	check_schedules
+	slurm_check "$2"
+	mdir=$(new_matrix matrix "$1")
+	sed -i "s/\t0$/\t$3/" "$mdir/cells.tsv"
+	run_engine "$2" "$mdir"
+	;;
+ab)
+	[ $# -ge 9 ] || usage_error "matrix ab takes ENGINE BOOTS A B PROFILE TRACE CMDLINE SYSCTLS WORKLOAD..."
+	engine=$1 boots=$2 ka=$3 kb=$4 profile=$5 trace=$6 b_cmdline=$7 b_sysctls=$8
+	shift 8
+	slurm_check "$engine"
+	mdir=$(matrix_new_dir "$results" ab)
+	matrix_write_env "$mdir" ab
+	asked=
+	[ "$ka" = "$kb" ] || asked+=kernel_flavour,kernel_key,series_hash,config_hash,kernel_version,
+	[ -z "$b_cmdline" ] || asked+=cmdline_extra,
+	[ -z "$b_sysctls" ] || asked+=sysctls,
+	{
+		echo "ab_id=$(basename -- "$mdir")"
+		echo "boots=$boots"
+		echo "a_kernel=$ka"
+		echo "b_kernel=$kb"
+		echo "b_cmdline=$b_cmdline"
+		echo "b_sysctls=$b_sysctls"
+		echo "profile=$profile"
+		echo "workloads=$*"
+		echo "asked=${asked%,}"
+	} | atomic_write "$mdir/ab.env"
+	{
+		echo "# ./run-lab.sh ab --engine $engine: side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+		echo "# (an A/B is two arms, not a cross product: its cells are in cells.tsv)"
+		echo "workloads $(
+			IFS=,
+			echo "$*"
+		)"
+		echo "profiles $profile"
+		echo "boots $boots"
+	} >"$mdir/matrix.txt"
+	for ((i = 1; i <= boots; i++)); do
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "a$i" a - "$ka" - - "$*" "$profile" - "$i" "$trace" \
+			"b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}" "$*" "$profile" - "$i" "$trace"
+	done | atomic_write "$mdir/cells.tsv"
+	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
+	mv -T "$results/.latest.tmp.$$" "$results/latest"
+	log ab "$boots boots a side as cells of the $engine engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+	run_engine "$engine" "$mdir"
+	;;
+tune)
+	[ $# -eq 6 ] || usage_error "matrix tune takes ENGINE SCHEDULE BOUND_US PROFILE KERNEL TRACE"
+	engine=$1 file=$2 bound=$3 profile=$4 kernel=$5 trace=$6
+	slurm_check "$engine"
+	work=$(mktemp -d)
+	trap 'rm -rf -- "$work"' EXIT
+	mkdir -p "$work/schedules"
+	num_tc=$(build/taprio num-tc "$file")
+	# the variants of workloads/taprio/tune.sh, each a cell of its own
+	for ((tc = 0; tc < num_tc; tc++)); do
+		for s in 0.25 0.5 0.75 1 1.5; do
+			build/taprio variant --tc "$tc" --scale "$s" "$file" >"$work/schedules/window-tc$tc-x$s.sched"
+		done
+	done
+	for s in 0.5 1 2; do
+		build/taprio variant --scale "$s" "$file" >"$work/schedules/cycle-tcall-x$s.sched"
+	done
+	{
+		echo "# ./run-lab.sh tune-taprio $(basename -- "$file") --engine $engine: each variant of the"
+		echo "# sweep around it measured in a boot of its own (schedules/)"
+		echo "kernels $kernel"
+		echo "workloads taprio"
+		echo "profiles $profile"
+		echo "schedules $(find "$work/schedules" -name '*.sched' | sort -V | tr '\n' ' ')"
+		echo "tune-bound-us $bound"
+	} >"$work/matrix.txt"
+	matrix_parse "$work/matrix.txt" || exit 2
+	mdir=$(new_matrix tune "$work/matrix.txt")
+	# the schedules travel in the matrix folder, and the cells use those
+	cp -r -- "$work/schedules" "$mdir/"
+	cp -- "$file" "$mdir/schedules/original.sched"
+	echo "tune_schedule=$mdir/schedules/original.sched" >>"$mdir/matrix.env"
+	sed -i "s#$work/schedules/#$mdir/schedules/#g" "$mdir/matrix.txt" "$mdir/cells.tsv"
+	sed -i "s/\t0$/\t$trace/" "$mdir/cells.tsv"
+	run_engine "$engine" "$mdir"
+	;;
+status)
+	[ $# -eq 1 ] || usage_error "matrix --status takes one matrix file, id or folder"
+	mdir=$(matrix_resolve "$1")
+	status "$mdir"
+	;;
+*) usage_error "unknown matrix command '$cmd' (expected check, run, ab, tune or status)" ;;
+esac
