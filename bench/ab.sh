@@ -27,21 +27,7 @@ done
 abdir=$results/$ab_id
 
 # What the comparison is meant to change: meta.json keys that may differ
-asked=
-[ "$ka" = "$kb" ] || asked+=kernel_flavour,kernel_key,series_hash,config_hash,kernel_version,
-[ -z "$b_cmdline" ] || asked+=cmdline_extra,
-[ -z "$b_sysctls" ] || asked+=sysctls,
-{
-	echo "ab_id=$ab_id"
-	echo "boots=$boots"
-	echo "a_kernel=$ka"
-	echo "b_kernel=$kb"
-	echo "b_cmdline=$b_cmdline"
-	echo "b_sysctls=$b_sysctls"
-	echo "profile=$profile"
-	echo "workloads=$*"
-	echo "asked=${asked%,}"
-} | atomic_write "$abdir/ab.env"
+ab_write_env "$abdir" "$boots" "$ka" "$kb" "$b_cmdline" "$b_sysctls" "$profile" "$@"
 log ab "$boots boots a side, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}; runs in $abdir"
 
 a_runs=()

@@ -57,6 +57,28 @@ sha256_of() {
 # build_seconds); then the kernel's testptp from that tree in build/testptp,
 # for the PTP clock's conformance (the guest builds it, slowly, when this
 # fails). Returns 1 when the build fails or gives no image.
+# ab_write_env DIR BOOTS A B CMDLINE SYSCTLS PROFILE WORKLOAD...: DIR/ab.env,
+# what an A/B folder is (ab.sh's and the matrix engines' alike), with the
+# meta.json keys the comparison is meant to change ("asked")
+ab_write_env() {
+	local dir=$1 boots=$2 ka=$3 kb=$4 b_cmdline=$5 b_sysctls=$6 profile=$7 asked=
+	shift 7
+	[ "$ka" = "$kb" ] || asked+=kernel_flavour,kernel_key,series_hash,config_hash,kernel_version,
+	[ -z "$b_cmdline" ] || asked+=cmdline_extra,
+	[ -z "$b_sysctls" ] || asked+=sysctls,
+	{
+		echo "ab_id=$(basename -- "$dir")"
+		echo "boots=$boots"
+		echo "a_kernel=$ka"
+		echo "b_kernel=$kb"
+		echo "b_cmdline=$b_cmdline"
+		echo "b_sysctls=$b_sysctls"
+		echo "profile=$profile"
+		echo "workloads=$*"
+		echo "asked=${asked%,}"
+	} | atomic_write "$dir/ab.env"
+}
+
 kernel_build() {
 	local out k v
 	declare -gA build=()

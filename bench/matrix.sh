@@ -255,21 +255,7 @@ ab)
 	slurm_check "$engine"
 	mdir=$(matrix_new_dir "$results" ab)
 	matrix_write_env "$mdir" ab
-	asked=
-	[ "$ka" = "$kb" ] || asked+=kernel_flavour,kernel_key,series_hash,config_hash,kernel_version,
-	[ -z "$b_cmdline" ] || asked+=cmdline_extra,
-	[ -z "$b_sysctls" ] || asked+=sysctls,
-	{
-		echo "ab_id=$(basename -- "$mdir")"
-		echo "boots=$boots"
-		echo "a_kernel=$ka"
-		echo "b_kernel=$kb"
-		echo "b_cmdline=$b_cmdline"
-		echo "b_sysctls=$b_sysctls"
-		echo "profile=$profile"
-		echo "workloads=$*"
-		echo "asked=${asked%,}"
-	} | atomic_write "$mdir/ab.env"
+	ab_write_env "$mdir" "$boots" "$ka" "$kb" "$b_cmdline" "$b_sysctls" "$profile" "$@"
 	{
 		echo "# ./run-lab.sh ab --engine $engine: side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
 		echo "# (an A/B is two arms, not a cross product: its cells are in cells.tsv)"
