@@ -19,15 +19,6 @@ trap 'rm -rf -- "$tmp"' EXIT
 export LAB_RESULTS=$tmp/results LAB_CACHE=$tmp/cache
 fake_cache "$LAB_CACHE"
 
-# expect_fail WHAT RC PATTERN COMMAND...: COMMAND exits RC and says PATTERN
-expect_fail() {
-	local what=$1 want=$2 pattern=$3 rc=0 out
-	shift 3
-	out=$(timeout 120 "$@" 2>&1) || rc=$?
-	check "$what: exit code" "$want" "$rc"
-	check "$what: message names '$pattern'" yes \
-		"$(grep -qF -- "$pattern" <<<"$out" && echo yes || echo "no: $(head -3 <<<"$out" | tr '\n' ' ')")"
-}
 # matrix FILE LINE...: write a matrix file
 matrix() {
 	local f=$1

@@ -95,3 +95,14 @@ tap_fold() {
 	fi
 	return 0
 }
+
+# expect_fail WHAT RC PATTERN COMMAND...: COMMAND exits RC and says PATTERN
+# (within 300 s: a command line wrongly accepted must not go on to boot runs)
+expect_fail() {
+	local what=$1 want=$2 pattern=$3 rc=0 out
+	shift 3
+	out=$(timeout 300 "$@" 2>&1) || rc=$?
+	check "$what: exit code" "$want" "$rc"
+	check "$what: message names '$pattern'" yes \
+		"$(grep -qF -- "$pattern" <<<"$out" && echo yes || echo "no: $(head -3 <<<"$out" | tr '\n' ' ')")"
+}
