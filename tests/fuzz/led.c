@@ -205,6 +205,13 @@ static size_t parse_shown(const char *s, struct tuple *t, size_t cap)
 	return n;
 }
 
+/* The trigger was switched (or the LED made again) since gen was read, or a
+ * switch was going on then */
+static bool switched(struct led_ctx *l, unsigned int gen)
+{
+	return __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) != gen || (gen & 1);
+}
+
 static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
 {
 	static char text[TEXT_MAX], shown[TEXT_MAX];
@@ -228,6 +235,12 @@ static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
 	if (err == 1)
 		return;	/* the trigger is not pattern just now */
 	fz_result(f, k, err, E_PATTERN, what);
+	/* ENODEV: kernfs refused the write because the file went away under it
+	 * (the trigger thread switched the trigger, or the LED was made again,
+	 * between open and write); with the trigger left alone it is a refusal
+	 * like any other */
+	if (err == -ENODEV && switched(l, gen))
+		return;
 	/* sysfs takes at most a page: longer text is refused whole (E2BIG) */
 	if (!model || len >= 4096)
 		return;
@@ -243,7 +256,7 @@ static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
 	/* It reads back as written, or, refused, leaves no pattern */
 	if (attr_read(l, attr, shown, sizeof(shown)))
 		return;
-	if (__atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) != gen || (gen & 1))
+	if (switched(l, gen))
 		return;	/* the trigger was switched meanwhile */
 	nb = parse_shown(shown, back, MAX_PATTERNS + 8);
 	if (!err && must_take) {
@@ -296,11 +309,13 @@ static void write_repeat(struct fz *f, struct led_ctx *l, struct fz_kind *k, boo
 	valid = v == -1 || (v >= 1 && v <= INT32_MAX);
 	if (!err && !valid)
 		fz_bad(f, k, "%s: taken, but only -1 and 1..INT_MAX are repeat counts", what);
-	if (err && valid && err != -ENODEV)
+	if (err == -ENODEV && switched(l, gen))
+		return;	/* the file went away under the write */
+	if (err && valid)
 		fz_bad(f, k, "%s: a valid count refused with %s", what, lab_errname(err));
 	if (!check || err || attr_read(l, "repeat", back, sizeof(back)))
 		return;
-	if (__atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) == gen && !(gen & 1) && atoll(back) != v)
+	if (!switched(l, gen) && atoll(back) != v)
 		fz_bad(f, k, "%s: taken, but reads back as %s", what, back);
 }
 
