@@ -60,28 +60,6 @@ build() {
 
 want=("$@")
 [ "${#want[@]}" -gt 0 ] || want=(unit host lint slurm guest guest-debug)
-
-# The debug kernel, when other groups come before guest-debug, is built in
-# the background from the start under SCHED_IDLE: it runs only on CPU the
-# other groups leave idle (the slurm suite's waits, a guest's sleeping
-# vCPUs), and a waking task preempts it at once; guest-debug waits for it.
-# It stays in this session: a session of its own (setsid) would be an
-# autogroup of its own, which the host's scheduler weighs like this one, idle
-# policy or not. Its own process group (set -m) lets an early exit stop make
-# and every gcc.
-debug_bg=
-debug_log=$logdir/debug-kernel.log
-trap '[ -z "$debug_bg" ] || kill -- "-$debug_bg" 2>/dev/null' EXIT
-if [ "${#want[@]}" -gt 1 ] && [ "${want[0]}" != guest-debug ] &&
-	printf '%s\n' "${want[@]}" | grep -qx guest-debug; then
-	idle=(chrt --idle 0)
-	"${idle[@]}" true 2>/dev/null || idle=(nice -n 19)
-	set -m
-	"${idle[@]}" kernel/build.sh debug </dev/null 2>"$debug_log" >/dev/null &
-	debug_bg=$!
-	set +m
-	echo "# building the debug kernel in the background (${idle[*]}; log: $debug_log)"
-fi
 for w in "${want[@]}"; do
 	case "$w" in
 	unit)
@@ -110,19 +88,9 @@ for w in "${want[@]}"; do
 	slurm) suite slurm tests/slurm.sh ;;
 	guest) suite guest tests/guest.sh ;;
 	guest-debug)
-		# its build first, its progress shown (or, built in the background,
-		# its lines but the progress ones)
+		# its build first, its progress shown
 		echo "# building the debug kernel (cached in $LAB_CACHE)"
-		rc=0
-		if [ -n "$debug_bg" ]; then
-			echo "# waiting for its build in the background (${idle[*]} since the start)"
-			wait "$debug_bg" || rc=$?
-			debug_bg=
-			grep -v ': compiled ' "$debug_log" | sed 's/^/# /'
-		else
-			(kernel/build.sh debug 2>&1 >/dev/null | sed -u 's/^/# /' && exit "${PIPESTATUS[0]}") || rc=$?
-		fi
-		if [ "$rc" -eq 0 ]; then
+		if (kernel/build.sh debug 2>&1 >/dev/null | sed -u 's/^/# /' && exit "${PIPESTATUS[0]}"); then
 			tap_result ok "build: the debug kernel (kernel/build.sh debug)"
 			suite guest-debug env LAB_KERNEL=debug tests/guest.sh
 		else
