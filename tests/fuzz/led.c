@@ -207,7 +207,7 @@ static size_t parse_shown(const char *s, struct tuple *t, size_t cap)
 
 /* The trigger was switched (or the LED made again) since gen was read, or a
  * switch was going on then */
-static bool switched(struct led_ctx *l, unsigned int gen)
+static bool switched(const struct led_ctx *l, unsigned int gen)
 {
 	return __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) != gen || (gen & 1);
 }
