@@ -606,6 +606,26 @@ int64_t tsched_next_open(const struct tsched *s, int64_t base, int tc, int64_t t
 	return INT64_MAX;
 }
 
+int tsched_check_dequeue(const struct tsched *s, int64_t base, const struct tsched_dequeue *d,
+			 bool *stale)
+{
+	int64_t start = INT64_MIN, t = d->now, tx_end = d->tx_end;
+	int bad = 0;
+
+	/* The start of the window that ends at d->end */
+	tsched_gate(s, base, d->tc, d->end - 1, NULL, &start, NULL);
+	*stale = d->now < start;
+	if (*stale && d->recorded != INT64_MIN) {
+		t = d->recorded;
+		tx_end = d->recorded + (d->tx_end - d->now);
+	}
+	if (!tsched_gate(s, base, d->tc, t, NULL, NULL, NULL))
+		bad |= TSCHED_DEQ_CLOSED;
+	if (tx_end > d->end)
+		bad |= TSCHED_DEQ_LATE;
+	return bad;
+}
+
 /* A growing string */
 struct sbuf {
 	char *p;

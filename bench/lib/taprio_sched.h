@@ -125,6 +125,34 @@ bool tsched_gate(const struct tsched *s, int64_t base, int tc, int64_t t,
 int64_t tsched_next_open(const struct tsched *s, int64_t base, int tc, int64_t t);
 
 /*
+ * A taprio_dequeue event of the lab kernel: class @tc passed its gate, the
+ * decision read the qdisc's clock at @now, the packet ends transmitting at
+ * @tx_end, its entry ends at @end; @recorded is when the event was written
+ * to the trace buffer on the same clock (INT64_MIN: not known).
+ */
+struct tsched_dequeue {
+	int tc;
+	int64_t now, tx_end, end, recorded;
+};
+
+enum {
+	TSCHED_DEQ_CLOSED = 1,	/* the class's gate was closed by the schedule */
+	TSCHED_DEQ_LATE = 2,	/* it ends transmitting after its entry ends */
+};
+
+/*
+ * tsched_check_dequeue - @d against the schedule from @base: 0 when the
+ * packet passed an open gate and ends by its entry's end, else the
+ * TSCHED_DEQ_* bits. Linux 6.1 reads the clock before it reads the entry's
+ * end: when the CPU stalls between the two reads, the entry may already be
+ * a later one, and @now lies before the window that ends at @end. Such a
+ * decision is judged at @recorded instead (the packet passed at or before
+ * it), and *@stale is set; with @recorded unknown it is judged at @now.
+ */
+int tsched_check_dequeue(const struct tsched *s, int64_t base, const struct tsched_dequeue *d,
+			 bool *stale);
+
+/*
  * tsched_text - the schedule in tc's syntax with base-time @base, every
  * keyword it holds (cycle-time, cycle-time-extension, flags and
  * txtime-delay when given), separated by @sep: " " gives tc's arguments on

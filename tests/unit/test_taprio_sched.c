@@ -174,6 +174,47 @@ static void test_gates(void)
 	       "1 ms into the second 8 ms cycle is entry 0 again");
 }
 
+/* One taprio_dequeue event judged: the bits and the stale flag as expected */
+static void dequeue(int tc, int64_t now, int64_t tx_end, int64_t end, int64_t recorded,
+		    int want, bool want_stale, const char *what)
+{
+	struct tsched_dequeue d = { tc, now, tx_end, end, recorded };
+	bool stale = !want_stale;
+	int got = tsched_check_dequeue(&s, 1000 * MS, &d, &stale);
+
+	tap_ok(got == want && stale == want_stale, "%s: expected bits %d stale %d, got %d %d",
+	       what, want, want_stale, got, stale);
+}
+
+static void test_dequeue_check(void)
+{
+	const int64_t b = 1000 * MS, us = 1000;
+	char err[512];
+
+	tsched_parse_string("good.sched", good, &s, err, sizeof(err));
+	dequeue(0, b + 1 * MS, b + 1 * MS + us, b + 3 * MS, b + 1 * MS + 5 * us, 0, false,
+		"class 0 at 1 ms, its entry ending at 3 ms, passes");
+	dequeue(0, b + 4 * MS, b + 4 * MS + us, b + 6 * MS, b + 4 * MS, TSCHED_DEQ_CLOSED, false,
+		"class 0 let through at 4 ms (entry 1 open) is a closed gate");
+	dequeue(0, b + 3 * MS - 500, b + 3 * MS + 100, b + 3 * MS, b + 3 * MS, TSCHED_DEQ_LATE,
+		false, "class 0 ending 100 ns after its entry's end is late (guard band)");
+	/* Seen in CI on the debug kernel: the clock read at 4.35 ms, the entry's
+	 * end read after the next cycle's entry 0 began (13 ms) */
+	dequeue(0, b + 4350 * us, b + 4350 * us + 912, b + 13 * MS, b + 10200 * us, 0, true,
+		"a clock read before a stall, recorded at 10.2 ms inside entry 0's next window, "
+		"is judged at 10.2 ms and passes");
+	dequeue(0, b + 4350 * us, b + 4350 * us + 912, b + 13 * MS, b + 13500 * us,
+		TSCHED_DEQ_CLOSED | TSCHED_DEQ_LATE, true,
+		"the same recorded at 13.5 ms (window over) is a closed gate and late");
+	dequeue(0, b + 4350 * us, b + 4350 * us + 912, b + 13 * MS, INT64_MIN, TSCHED_DEQ_CLOSED,
+		true, "the same with no record time is judged at its clock read: a closed gate");
+	dequeue(0, b + 4350 * us, b + 4350 * us + 912, b + 13 * MS, b + 13 * MS - 500,
+		TSCHED_DEQ_LATE, true, "a stale decision recorded 500 ns before the end, 912 ns "
+		"to send, is late");
+	dequeue(2, b - 1 * MS, b - 1 * MS + us, b, b - 1 * MS, 0, false,
+		"before the base time every gate is open");
+}
+
 /* Occurrences of @word in @text */
 static int count_words(const char *text, const char *word)
 {
@@ -236,6 +277,7 @@ int main(void)
 	test_good();
 	test_bad();
 	test_gates();
+	test_dequeue_check();
 	test_long_text();
 	test_round_trip();
 	return tap_finish();

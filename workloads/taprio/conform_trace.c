@@ -101,6 +101,7 @@ struct advance {
 struct trace_reader {
 	FILE *f;
 	char want[64], line[1024];
+	int64_t stamp;		/* the line's time stamp, ns (INT64_MIN: none) */
 };
 
 static int trace_open(struct trace_reader *t, const char *event, const char *dev)
@@ -110,13 +111,36 @@ static int trace_open(struct trace_reader *t, const char *event, const char *dev
 	return t->f ? 0 : -1;
 }
 
+/*
+ * The time stamp of a trace line, "... 1796509659.004346: EVENT: ...", whose
+ * event name starts at @ev: in ns, to the us the text shows; INT64_MIN when
+ * there is none (a counter clock prints no decimal point)
+ */
+static int64_t trace_stamp(const char *line, const char *ev)
+{
+	const char *q = ev;
+	long long sec, usec;
+	int end = 0;
+
+	if (q - line < 3 || q[-1] != ' ' || q[-2] != ':')
+		return INT64_MIN;
+	q -= 2;
+	while (q > line && q[-1] != ' ')
+		q--;
+	if (sscanf(q, "%lld.%6lld:%n", &sec, &usec, &end) != 2 || q + end != ev - 1)
+		return INT64_MIN;
+	return (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+}
+
 static const char *trace_next(struct trace_reader *t)
 {
 	while (fgets(t->line, sizeof(t->line), t->f)) {
 		const char *p = strstr(t->line, t->want);
 
-		if (p)
+		if (p) {
+			t->stamp = trace_stamp(t->line, p);
 			return p + strlen(t->want);
+		}
 	}
 	fclose(t->f);
 	t->f = NULL;
@@ -161,45 +185,66 @@ static size_t read_advances(const char *dev, struct advance **out)
 	return n;
 }
 
+/* The trace clock that reads @clockid, or NULL */
+static const char *trace_clock_of(int clockid)
+{
+	switch (clockid) {
+	case CLOCK_TAI:
+		return "tai";
+	case CLOCK_MONOTONIC:
+		return "mono";
+	case CLOCK_BOOTTIME:
+		return "boot";
+	default:
+		return NULL;
+	}
+}
+
+struct dequeue_counts {
+	size_t n, closed, late, stale;
+	char first[1024];	/* the first bad line */
+	char first_stale[1024];
+};
+
 /*
  * taprio_dequeue lines of the trace buffer for @dev, checked against the
- * schedule as they are read: *@closed counts packets whose class's gate
- * was closed at the decision by the schedule (base-time + cycles), *@late
- * those that would end transmitting after their entry (guard band); the
- * first bad line goes to @first. Returns the number of events.
+ * schedule (base-time + cycles) as they are read: closed counts packets
+ * whose class's gate was closed at the decision, late those that would
+ * end transmitting after their entry (guard band), stale the decisions
+ * whose clock read came before their entry began, judged at the time the
+ * event was recorded (tsched_check_dequeue()) when @stamped says the
+ * trace buffer's time stamps are on the schedule's clock.
  */
-static size_t check_dequeues(const char *dev, const struct tsched *s, int64_t base,
-			     size_t *closed, size_t *late, char *first, size_t len)
+static void check_dequeues(const char *dev, const struct tsched *s, int64_t base,
+			   bool stamped, struct dequeue_counts *c)
 {
 	struct trace_reader t;
 	const char *p;
-	size_t n = 0;
 
-	*closed = *late = 0;
+	memset(c, 0, sizeof(*c));
 	if (trace_open(&t, "taprio_dequeue", dev))
-		return 0;
+		return;
 	while ((p = trace_next(&t))) {
-		int64_t now, tx_end, end;
+		struct tsched_dequeue d = { .recorded = stamped ? t.stamp : INT64_MIN };
 		unsigned int plen, tc;
-		int txq, entry;
-		bool bad = false;
+		int txq, entry, bad;
+		bool stale;
 
 		if (sscanf(p, "skbaddr=%*s len=%u txq=%d tc=%u entry=%d now=%" SCNd64 " tx_end=%"
-			   SCNd64 " end=%" SCNd64, &plen, &txq, &tc, &entry, &now, &tx_end, &end) != 7)
+			   SCNd64 " end=%" SCNd64, &plen, &txq, &tc, &entry, &d.now, &d.tx_end,
+			   &d.end) != 7)
 			continue;
-		n++;
-		if (tc >= TSCHED_MAX_TC || !tsched_gate(s, base, (int)tc, now, NULL, NULL, NULL)) {
-			(*closed)++;
-			bad = true;
-		}
-		if (tx_end > end) {
-			(*late)++;
-			bad = true;
-		}
-		if (bad && !*first)
-			snprintf(first, len, "%s", p);
+		c->n++;
+		d.tc = (int)tc;
+		bad = tc < TSCHED_MAX_TC ? tsched_check_dequeue(s, base, &d, &stale) :
+					   TSCHED_DEQ_CLOSED;
+		c->closed += !!(bad & TSCHED_DEQ_CLOSED);
+		c->late += !!(bad & TSCHED_DEQ_LATE);
+		if (tc < TSCHED_MAX_TC && stale && !c->stale++)
+			snprintf(c->first_stale, sizeof(c->first_stale), "%s", t.line);
+		if (bad && !*c->first)
+			snprintf(c->first, sizeof(c->first), "%s", t.line);
 	}
-	return n;
 }
 
 /*
@@ -323,20 +368,24 @@ static void check_advances(const struct tsched *s, int64_t base, const struct ad
 
 /* The dequeue events checked against the schedule */
 static void check_dequeue_cases(const char *dev, const struct tsched *s, int64_t base,
-				size_t nsent)
+				bool stamped, size_t nsent)
 {
-	size_t ndeq, closed = 0, past_end = 0;
-	char first_deq[512] = "";
+	struct dequeue_counts c;
 
-	ndeq = check_dequeues(dev, s, base, &closed, &past_end, first_deq, sizeof(first_deq));
-	tap_ok(nsent > 0 && ndeq >= nsent, "every frame sent on a class passed a gate: %zu "
-	       "frames sent, %zu taprio_dequeue events", nsent, ndeq);
-	tap_eq_int((long long)closed, 0, "each taprio_dequeue event is inside an open window "
+	check_dequeues(dev, s, base, stamped, &c);
+	tap_ok(nsent > 0 && c.n >= nsent, "every frame sent on a class passed a gate: %zu "
+	       "frames sent, %zu taprio_dequeue events", nsent, c.n);
+	tap_eq_int((long long)c.closed, 0, "each taprio_dequeue event is inside an open window "
 		   "of its class by the schedule");
-	tap_eq_int((long long)past_end, 0, "each dequeued packet ends transmitting by its "
+	tap_eq_int((long long)c.late, 0, "each dequeued packet ends transmitting by its "
 		   "entry's end (guard band)");
-	if (*first_deq)
-		tap_diag("first dequeue off the schedule: %s", first_deq);
+	c.first[strcspn(c.first, "\n")] = 0;
+	c.first_stale[strcspn(c.first_stale, "\n")] = 0;
+	if (*c.first)
+		tap_diag("first dequeue off the schedule: %s", c.first);
+	tap_diag("%zu of %zu decisions read the clock before their entry began (the CPU "
+		 "stalled between the clock read and the entry's end): judged at their record "
+		 "time%s%s", c.stale, c.n, c.stale ? "; the first: " : "", c.first_stale);
 }
 
 struct recording {
@@ -410,7 +459,10 @@ int cmd_conform_trace(int argc, char **argv)
 	size_t na;
 	int64_t expected;
 	bool have_deq;
-	char old_kb[64] = "", *exp;
+	char old_kb[64] = "", old_clock[256] = "", *exp, *cur;
+	const char *tclock;
+	bool stamped = false;
+	int err;
 
 	if (access(TRACEFS "/events/taprio/taprio_advance", F_OK)) {
 		tap_skip("this kernel has no taprio:taprio_advance tracepoint (stock kernel?)",
@@ -425,11 +477,23 @@ int cmd_conform_trace(int argc, char **argv)
 		   "the trace buffer's size can be read");
 	tap_eq_int(tracefs_write("buffer_size_kb", RECORD_BUFFER_KB), 0,
 		   "the trace buffer can be set to " RECORD_BUFFER_KB " KiB per CPU");
+	/* Time stamps on the schedule's clock, to judge stale decisions by */
+	tap_eq_int(tracefs_read("trace_clock", old_clock, sizeof(old_clock)), 0,
+		   "the trace clock can be read");
+	tclock = trace_clock_of(s->clockid);
+	if (tclock) {
+		err = tracefs_write("trace_clock", tclock);
+		stamped = tap_ok(!err, "the trace buffer can be time-stamped on the schedule's "
+				 "clock (trace_clock %s): %s", tclock, err ? strerror(-err) : "yes");
+	} else {
+		tap_diag("no trace clock is the schedule's clock %d: stale decisions are "
+			 "judged at their clock read", s->clockid);
+	}
 	record(s, dev, secs, have_deq, &r);
 
 	na = read_advances(dev, &a);
 	if (have_deq)
-		check_dequeue_cases(dev, s, r.base, r.nsent);
+		check_dequeue_cases(dev, s, r.base, stamped, r.nsent);
 	else
 		tap_skip("this kernel has no taprio:taprio_dequeue tracepoint",
 			 "taprio_dequeue events follow the gates");
@@ -465,5 +529,13 @@ int cmd_conform_trace(int argc, char **argv)
 	if (*old_kb)
 		tap_ok(!tracefs_write("buffer_size_kb", old_kb),
 		       "the trace buffer's size is restored to %s KiB", old_kb);
+	/* "[local] global counter ...": the one in brackets is in use */
+	cur = strchr(old_clock, '[');
+	if (cur) {
+		cur++;
+		cur[strcspn(cur, "]")] = 0;
+		tap_ok(!tracefs_write("trace_clock", cur), "the trace clock is restored to %s",
+		       cur);
+	}
 	return tap_finish();
 }
