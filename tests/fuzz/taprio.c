@@ -69,13 +69,13 @@
 #include "nl.h"
 #include "tap.h"
 #include "timing.h"
+#include "tracefs.h"
 
 #define DEV "lfz0"
 #define NTXQ 8
 #define MSG_CAP (128 * 1024)
 #define MAX_ENTRIES 1100
 #define ENOTSUPP_K 524		/* the kernel's internal ENOTSUPP */
-#define TRACEFS "/sys/kernel/tracing"
 /* The livelock's schedule, as the earlier fuzz run found it */
 #define LIVELOCK_CYCLE 329
 #define LIVELOCK_INTERVAL 1
@@ -160,21 +160,6 @@ static void del_dev(struct tctx *t)
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_index = t->ifindex;
 	nl_transact(&t->nl, h, NULL, NULL, &r);
-}
-
-static int tracefs_write(const char *file, const char *val)
-{
-	char path[PATH_MAX];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), TRACEFS "/%s", file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
 }
 
 /* The trace buffer's size per CPU, kB ("7 (expanded: 1408)" before first use: 1408) */

@@ -24,43 +24,8 @@
 #include "tap.h"
 #include "taprio.h"
 #include "timing.h"
+#include "tracefs.h"
 
-#define TRACEFS "/sys/kernel/tracing"
-
-/* The first line of tracefs @file into @buf, newline dropped */
-static int tracefs_read(const char *file, char *buf, size_t len)
-{
-	char path[256];
-	FILE *f;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), TRACEFS "/%s", file);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		rc = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return rc;
-}
-
-static int tracefs_write(const char *file, const char *val)
-{
-	char path[256];
-	FILE *f;
-	int rc = 0;
-
-	snprintf(path, sizeof(path), TRACEFS "/%s", file);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fputs(val, f) < 0)
-		rc = -EIO;
-	if (fclose(f))
-		rc = -errno;
-	return rc;
-}
 
 /*
  * Events the ring buffer overwrote since it was last cleared: the sum of
@@ -109,27 +74,6 @@ static int trace_open(struct trace_reader *t, const char *event, const char *dev
 	snprintf(t->want, sizeof(t->want), "%s: dev=%s ", event, dev);
 	t->f = fopen(TRACEFS "/trace", "r");
 	return t->f ? 0 : -1;
-}
-
-/*
- * The time stamp of a trace line, "... 1796509659.004346: EVENT: ...", whose
- * event name starts at @ev: in ns, to the us the text shows; INT64_MIN when
- * there is none (a counter clock prints no decimal point)
- */
-static int64_t trace_stamp(const char *line, const char *ev)
-{
-	const char *q = ev;
-	long long sec, usec;
-	int end = 0;
-
-	if (q - line < 3 || q[-1] != ' ' || q[-2] != ':')
-		return INT64_MIN;
-	q -= 2;
-	while (q > line && q[-1] != ' ')
-		q--;
-	if (sscanf(q, "%lld.%6lld:%n", &sec, &usec, &end) != 2 || q + end != ev - 1)
-		return INT64_MIN;
-	return (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
 }
 
 static const char *trace_next(struct trace_reader *t)
@@ -201,7 +145,7 @@ static const char *trace_clock_of(int clockid)
 }
 
 struct dequeue_counts {
-	size_t n, closed, late, stale;
+	size_t n, closed, late, stale, stamped;	/* stamped: events with a time stamp */
 	char first[1024];	/* the first bad line */
 	char first_stale[1024];
 };
@@ -235,6 +179,7 @@ static void check_dequeues(const char *dev, const struct tsched *s, int64_t base
 			   &d.end) != 7)
 			continue;
 		c->n++;
+		c->stamped += d.recorded != INT64_MIN;
 		d.tc = (int)tc;
 		bad = tc < TSCHED_MAX_TC ? tsched_check_dequeue(s, base, &d, &stale) :
 					   TSCHED_DEQ_CLOSED;
@@ -379,6 +324,9 @@ static void check_dequeue_cases(const char *dev, const struct tsched *s, int64_t
 		   "of its class by the schedule");
 	tap_eq_int((long long)c.late, 0, "each dequeued packet ends transmitting by its "
 		   "entry's end (guard band)");
+	if (stamped)
+		tap_ok(c.stamped == c.n, "each taprio_dequeue line has a time stamp on the "
+		       "schedule's clock: %zu of %zu", c.stamped, c.n);
 	c.first[strcspn(c.first, "\n")] = 0;
 	c.first_stale[strcspn(c.first_stale, "\n")] = 0;
 	if (*c.first)
