@@ -26,6 +26,17 @@ usage_error() {
 	exit 2
 }
 
+# one_of WORD LIST...: WORD is one of the words of LIST
+one_of() {
+	local w=$1
+	shift
+	while [ "$#" -gt 0 ]; do
+		[ "$1" != "$w" ] || return 0
+		shift
+	done
+	return 1
+}
+
 # now_ns: wall clock in nanoseconds
 now_ns() {
 	date +%s%N

@@ -63,11 +63,7 @@ newrun() {
 read -ra wanted <<<"${LAB_GUEST_TESTS:-}"
 # listed NAME: NAME is one of the words of LAB_GUEST_TESTS
 listed() {
-	local w
-	for w in "${wanted[@]}"; do
-		[ "$w" != "$1" ] || return 0
-	done
-	return 1
+	one_of "$1" "${wanted[@]}"
 }
 suites=()
 for t in tests/guest/*.sh; do

@@ -60,15 +60,6 @@ build() {
 
 want=("$@")
 [ "${#want[@]}" -gt 0 ] || want=(unit host lint slurm guest guest-debug)
-# wanted GROUP: GROUP is one of the groups asked for
-wanted() {
-	local g
-	for g in "${want[@]}"; do
-		[ "$g" != "$1" ] || return 0
-	done
-	return 1
-}
-
 # build_kernel FLAVOUR: kernel/build.sh with its progress lines shown as
 # TAP comments; its exit status
 build_kernel() {
@@ -108,7 +99,7 @@ for w in "${want[@]}"; do
 		# asked for, and is waited for here, so that no guest boots beside
 		# the build (a build beside the guests slowed them by a third)
 		debug_pid=
-		if wanted guest-debug; then
+		if one_of guest-debug "${want[@]}"; then
 			echo "# building the debug kernel beside the slurm suite (cached in $LAB_CACHE)"
 			build_kernel debug &
 			debug_pid=$!

@@ -133,6 +133,14 @@ int main(void)
 		   "hr_pattern: steps indexed by time, the skipped steps are not drift (ms/1000 steps)");
 	tap_eq_dbl(num(metric(sum, "skipped_changes", "hr_pattern", NULL), "median"), 2, 0,
 		   "hr_pattern: the two steps skipped after the stall are counted");
+	d = metric(sum, "skipped_changes_pct", "hr_pattern", NULL);
+	tap_eq_dbl(num(d, "median"), 100.0 * 2 / STEPS, 1e-9,
+		   "hr_pattern: the skipped steps' share of the steps (%)");
+	tap_eq_dbl(num(d, "n"), STEPS, 0, "hr_pattern: the share is of every step up to the last seen");
+	tap_ok(d && json_is_object(json_object_get(d, "ci95")) &&
+	       num(json_object_get(d, "ci95"), "lo") < 100.0 * 2 / STEPS &&
+	       num(json_object_get(d, "ci95"), "hi") > 100.0 * 2 / STEPS,
+	       "hr_pattern: the share has a Wilson interval around it");
 	tap_eq_dbl(num(metric(sum, "step_error_us", "hr_pattern", "kernel"), "median"),
 		   LATE_NS / 1e3, 0.01, "hr_pattern: step error median is the 0.2 ms lateness (us)");
 	tap_eq_dbl(num(metric(sum, "interval_error_us", "hr_pattern", "kernel"), "max"),

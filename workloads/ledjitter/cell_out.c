@@ -278,11 +278,24 @@ void cell_metrics(struct outputs *o, const struct match *m, const struct kevents
 	for (x = 0; x < 2; x++)
 		if (x == 1 || k->present)
 			observer_out(o, m, params, cs, x);
-	/* hr_pattern's steps skipped after a stall (and the kernel observer's lost changes) */
+	/*
+	 * hr_pattern's steps skipped after a stall (and the kernel observer's
+	 * lost changes): the count, and its share of the steps up to the last
+	 * one seen with a Wilson interval
+	 */
 	if (k->present) {
 		double skipped = (double)cs->kernel_skipped;
+		size_t steps = (size_t)cs->kernel_skipped + m->ob[0].n;
+		struct ci ci;
 
 		report_metric(o, "skipped_changes", lp, "changes", &skipped, 1);
+		if (steps) {
+			ci_wilson((size_t)cs->kernel_skipped, steps, &ci);
+			ci.lo *= 100;
+			ci.hi *= 100;
+			estimate(o, "skipped_changes_pct", lp, "% of steps",
+				 100 * skipped / (double)steps, steps, &ci);
+		}
 	}
 	gap_out(o, m, lp, cs);
 	lateness_out(o, m, k, lp, cs);
