@@ -167,13 +167,10 @@ static long trace_buffer_kb(void)
 {
 	char line[128] = "";
 	const char *p;
-	FILE *f = fopen(TRACEFS "/buffer_size_kb", "r");
+	int err = tracefs_read("buffer_size_kb", line, sizeof(line));
 
-	if (!f)
+	if (err && err != -EIO)
 		return -1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
 	p = strstr(line, "expanded: ");
 	return p ? atol(p + 10) : atol(line);
 }

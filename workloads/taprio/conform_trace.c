@@ -26,7 +26,6 @@
 #include "timing.h"
 #include "tracefs.h"
 
-
 /*
  * Events the ring buffer overwrote since it was last cleared: the sum of
  * "overrun:" over per_cpu/cpuN/stats (the buffer keeps the newest events)
@@ -66,7 +65,6 @@ struct advance {
 struct trace_reader {
 	FILE *f;
 	char want[64], line[1024];
-	int64_t stamp;		/* the line's time stamp, ns (INT64_MIN: none) */
 };
 
 static int trace_open(struct trace_reader *t, const char *event, const char *dev)
@@ -81,10 +79,8 @@ static const char *trace_next(struct trace_reader *t)
 	while (fgets(t->line, sizeof(t->line), t->f)) {
 		const char *p = strstr(t->line, t->want);
 
-		if (p) {
-			t->stamp = trace_stamp(t->line, p);
+		if (p)
 			return p + strlen(t->want);
-		}
 	}
 	fclose(t->f);
 	t->f = NULL;
@@ -169,10 +165,13 @@ static void check_dequeues(const char *dev, const struct tsched *s, int64_t base
 	if (trace_open(&t, "taprio_dequeue", dev))
 		return;
 	while ((p = trace_next(&t))) {
-		struct tsched_dequeue d = { .recorded = stamped ? t.stamp : INT64_MIN };
+		/* the line's time stamp stands before "taprio_dequeue: dev=..." */
+		struct tsched_dequeue d = {
+			.recorded = stamped ? trace_stamp(t.line, p - strlen(t.want)) : INT64_MIN
+		};
 		unsigned int plen, tc;
 		int txq, entry, bad;
-		bool stale;
+		bool stale = false;
 
 		if (sscanf(p, "skbaddr=%*s len=%u txq=%d tc=%u entry=%d now=%" SCNd64 " tx_end=%"
 			   SCNd64 " end=%" SCNd64, &plen, &txq, &tc, &entry, &d.now, &d.tx_end,
@@ -185,7 +184,7 @@ static void check_dequeues(const char *dev, const struct tsched *s, int64_t base
 					   TSCHED_DEQ_CLOSED;
 		c->closed += !!(bad & TSCHED_DEQ_CLOSED);
 		c->late += !!(bad & TSCHED_DEQ_LATE);
-		if (tc < TSCHED_MAX_TC && stale && !c->stale++)
+		if (stale && !c->stale++)
 			snprintf(c->first_stale, sizeof(c->first_stale), "%s", t.line);
 		if (bad && !*c->first)
 			snprintf(c->first, sizeof(c->first), "%s", t.line);
