@@ -43,9 +43,12 @@ struct led_ctx {
 	char name[64];
 	int fd;			/* /dev/uleds: the LED lives while it is open */
 	int max;
-	/* Bumped by the trigger thread around every switch: a readback is only
-	 * judged when no switch came between the write and the read */
-	volatile unsigned int gen;
+	/* Switches (trigger, repeat, the LED made again) by either thread:
+	 * those in progress, and those done. A readback or a refusal is only
+	 * judged when no switch came between the write and the check. (One
+	 * counter bumped at both ends by two threads lost its parity: a remake
+	 * overlapping a repeat write looked like no switch at all.) */
+	volatile unsigned int busy, gen;
 	pthread_mutex_t lock;	/* the uleds device while it is made again */
 	uint64_t events, beyond_max;
 	int worst;
@@ -205,11 +208,31 @@ static size_t parse_shown(const char *s, struct tuple *t, size_t cap)
 	return n;
 }
 
-/* The trigger was switched (or the LED made again) since gen was read, or a
- * switch was going on then */
+#define SWITCH_BUSY 0x80000000u
+
+static void switch_begin(struct led_ctx *l)
+{
+	__atomic_add_fetch(&l->busy, 1, __ATOMIC_ACQ_REL);
+}
+
+static void switch_end(struct led_ctx *l)
+{
+	__atomic_add_fetch(&l->gen, 1, __ATOMIC_ACQ_REL);
+	__atomic_sub_fetch(&l->busy, 1, __ATOMIC_ACQ_REL);
+}
+
+/* The switches done so far, SWITCH_BUSY set while one is going on */
+static unsigned int switch_snap(const struct led_ctx *l)
+{
+	unsigned int gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) & ~SWITCH_BUSY;
+
+	return __atomic_load_n(&l->busy, __ATOMIC_ACQUIRE) ? gen | SWITCH_BUSY : gen;
+}
+
+/* A switch came since the snapshot @gen was taken, or was going on then */
 static bool switched(const struct led_ctx *l, unsigned int gen)
 {
-	return __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE) != gen || (gen & 1);
+	return (gen & SWITCH_BUSY) || switch_snap(l) != gen;
 }
 
 static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
@@ -220,7 +243,7 @@ static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
 	size_t nt = 0, nb, i, len;
 	bool model = make_pattern(f, l, text, sizeof(text), t, &nt), beyond = false, nodur = true;
 	bool must_refuse, must_take, clean;
-	unsigned int gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE);
+	unsigned int gen = switch_snap(l);
 	char what[200];
 	int err;
 
@@ -295,7 +318,7 @@ static void write_repeat(struct fz *f, struct led_ctx *l, struct fz_kind *k, boo
 	char text[64], what[100], back[64];
 	long long v = 0;
 	bool numeric, valid;
-	unsigned int gen = __atomic_load_n(&l->gen, __ATOMIC_ACQUIRE);
+	unsigned int gen = switch_snap(l);
 	int err;
 
 	pick_repeat(f, text, sizeof(text), &v, &numeric);
@@ -343,17 +366,17 @@ static void *trigger_thread(void *arg)
 			name = fuzz_chance(&f->rng, 70) ? (fuzz_chance(&f->rng, 50) ? "none" : "pattern")
 							: names[fuzz_below(&f->rng, 7)];
 			snprintf(what, sizeof(what), "trigger '%.*s'", (int)strcspn(name, "\n"), name);
-			__atomic_add_fetch(&s->l->gen, 1, __ATOMIC_ACQ_REL);
+			switch_begin(s->l);
 			err = attr_write(s->l, "trigger", name, strlen(name));
-			__atomic_add_fetch(&s->l->gen, 1, __ATOMIC_ACQ_REL);
+			switch_end(s->l);
 			if (err != 1)
 				fz_result(f, &s->trigger, err, E_TRIGGER, what);
 			if (!err && (!strcmp(name, "nosuchtrigger") || !strcmp(name, "timer")))
 				fz_bad(f, &s->trigger, "%s: taken, but there is no such trigger", what);
 		} else {
-			__atomic_add_fetch(&s->l->gen, 1, __ATOMIC_ACQ_REL);
+			switch_begin(s->l);
 			write_repeat(f, s->l, &s->repeat, false);
-			__atomic_add_fetch(&s->l->gen, 1, __ATOMIC_ACQ_REL);
+			switch_end(s->l);
 		}
 		usleep((useconds_t)(1000 + fuzz_below(&f->rng, 20000)));
 	}
@@ -366,15 +389,15 @@ static int remake(struct led_ctx *l)
 	int fd;
 
 	pthread_mutex_lock(&l->lock);
-	__atomic_add_fetch(&l->gen, 1, __ATOMIC_ACQ_REL);
+	switch_begin(l);
 	if (l->fd >= 0)
 		close(l->fd);
 	fd = uled_open(l);
 	l->fd = fd < 0 ? -1 : fd;
-	__atomic_add_fetch(&l->gen, 1, __ATOMIC_ACQ_REL);
-	pthread_mutex_unlock(&l->lock);
 	if (fd >= 0)
 		attr_write(l, "trigger", "pattern", 7);
+	switch_end(l);
+	pthread_mutex_unlock(&l->lock);
 	return fd < 0 ? fd : 0;
 }
 
