@@ -6,6 +6,8 @@
 set -eu
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/spec.sh
+. "$(dirname "$0")/spec.sh"
 cd "$LAB_ROOT"
 
 cmd=$1 kernel=$2 profile=$3 trace=$4
@@ -49,6 +51,27 @@ log run "run $run_id in $rundir"
 # the run folder
 [ -z "${LAB_TAPRIO_SCHEDULE_FILE:-}" ] || cp -- "$LAB_TAPRIO_SCHEDULE_FILE" "$rundir/taprio.sched"
 [ -z "${LAB_TAPRIO_TUNE_FILE:-}" ] || cp -- "$LAB_TAPRIO_TUNE_FILE" "$rundir/taprio-tune.sched"
+
+# The run spec (bench/spec.sh): what this run is, for the guest and the report
+declare -gA SPEC=()
+spec_set run_id "$run_id"
+spec_set kernel "$kernel"
+spec_set profile "$profile"
+spec_set trace "$trace"
+spec_set workloads "${selected[*]}"
+spec_set host_cpus "$(nproc)"
+spec_set cmdline "${LAB_CMDLINE_EXTRA:-}"
+spec_set sysctls "${LAB_SYSCTLS:-}"
+if [ -n "${LAB_TAPRIO_SCHEDULE_FILE:-}" ]; then
+	spec_set taprio.schedule taprio.sched
+	spec_set taprio.schedule_name "$(basename -- "$LAB_TAPRIO_SCHEDULE_FILE")"
+fi
+if [ -n "${LAB_TAPRIO_TUNE_FILE:-}" ]; then
+	spec_set taprio.tune taprio-tune.sched
+	spec_set taprio.tune_name "$(basename -- "$LAB_TAPRIO_TUNE_FILE")"
+	spec_set taprio.tune_bound_us "${LAB_TAPRIO_TUNE_BOUND_US:-1000}"
+fi
+spec_write "$rundir/run.spec"
 {
 	# LAB_HOST_CPUS: the host's CPUs, which workloads compare with their vCPUs
 	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q LAB_HOST_CPUS=%q\n' "$run_id" "$profile" "$trace" "$(nproc)"

@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# The run spec: one file per run (RUN_DIR/run.spec) that says what the run is
+# (kernel, profile, workloads, their options, the guest's size and deadlines),
+# written once by whoever starts the run (run-lab.sh, bench/ab.sh, a matrix
+# cell) and read by every script after it, on the host and in the guest
+# ($LAB_OUT/run.spec). Sourced; defines functions only.
+#
+# Format: KEY=VALUE lines, the value the rest of the line (no newline in it),
+# '#' comment lines and blank lines ignored; keys are lower-case words with
+# '_', and a workload's own keys are prefixed with its name and a dot
+# (taprio.schedule). The first key is format_version.
+
+SPEC_FORMAT_VERSION=1
+
+# spec_load FILE: read FILE into the associative array SPEC (replacing what
+# was there); a malformed line or an unknown format is an error naming the
+# file and the line, and returns 1
+spec_load() {
+	local file=$1 line lineno=0 key
+	declare -gA SPEC=()
+	if [ ! -f "$file" ] || [ ! -r "$file" ]; then
+		printf "error: run spec '%s' does not exist or is not readable\n" "$file" >&2
+		return 1
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		case "$line" in '' | '#'*) continue ;; esac
+		key=${line%%=*}
+		if [ "$key" = "$line" ] || ! [[ "$key" =~ ^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$ ]]; then
+			printf "error: %s:%d: '%s' is not KEY=VALUE (KEY: lower-case words, a workload's prefixed with its name and a dot)\n" \
+				"$file" "$lineno" "$line" >&2
+			return 1
+		fi
+		SPEC[$key]=${line#*=}
+	done <"$file"
+	if [ "${SPEC[format_version]:-}" != "$SPEC_FORMAT_VERSION" ]; then
+		printf "error: %s: format_version '%s' (this lab reads %s)\n" \
+			"$file" "${SPEC[format_version]:-}" "$SPEC_FORMAT_VERSION" >&2
+		return 1
+	fi
+}
+
+# spec_get KEY [DEFAULT]: the value of KEY, or DEFAULT (empty) when KEY is
+# absent or empty
+spec_get() {
+	local v=${SPEC[$1]:-}
+	printf '%s\n' "${v:-${2:-}}"
+}
+
+# spec_set KEY VALUE: set KEY in SPEC (a newline in VALUE is an error)
+spec_set() {
+	case "$2" in *$'\n'*)
+		printf "error: spec_set %s: a value may not hold a newline\n" "$1" >&2
+		return 1
+		;;
+	esac
+	SPEC[$1]=$2
+}
+
+# spec_write FILE: SPEC into FILE, format_version first, then the keys in
+# order, atomically
+spec_write() {
+	local tmp k
+	tmp=$(mktemp "$1.tmp.XXXXXX")
+	{
+		echo "format_version=$SPEC_FORMAT_VERSION"
+		for k in "${!SPEC[@]}"; do
+			[ "$k" = format_version ] || printf '%s=%s\n' "$k" "${SPEC[$k]}"
+		done | LC_ALL=C sort
+	} >"$tmp"
+	chmod 644 "$tmp"
+	mv -f "$tmp" "$1"
+}
