@@ -11,18 +11,24 @@
 # plots/compare.gp): into the ab folder, or into RUN_B1/compare-<A1 id>/
 # (-2, -3... if taken) or OUTDIR; never overwrites.
 # usage: bench/compare.sh AB_FOLDER
-#        bench/compare.sh A1[,A2...] B1[,B2...] [OUTDIR]   (run ids or paths)
-# LAB_COMPARE_ASKED: the meta.json keys the sides were meant to differ in
+#        bench/compare.sh [--asked KEYS] A1[,A2...] B1[,B2...] [OUTDIR]   (run ids or paths)
+# --asked: the meta.json keys the sides were meant to differ in
 # (comma-separated), for runs given as lists (an ab folder's ab.env says it)
 set -eu
 # shellcheck source=bench/report-lib.sh
 . "$(dirname "$0")/report-lib.sh"
 LAB_PROG="./run-lab.sh compare"
 
+asked=
 case ${1:-} in
 -h | --help)
 	sed -n '2,16s/^# \{0,1\}//p' "$0"
 	exit 0
+	;;
+--asked)
+	[ $# -ge 2 ] || usage_error "--asked needs a value"
+	asked=$2
+	shift 2
 	;;
 -*) usage_error "unknown option '$1'" ;;
 esac
@@ -37,7 +43,6 @@ side() {
 	echo "${dirs[*]}"
 }
 
-asked=${LAB_COMPARE_ASKED:-}
 into_ab=0
 if [ $# -eq 1 ]; then
 	ab=$(resolve_run "$1")

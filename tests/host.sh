@@ -30,7 +30,10 @@ expect_fail "ab: --boots 3x" 2 "'3x' for --boots" ./run-lab.sh --boots 3x ab bpf
 expect_fail "ab: --a vanilla" 2 "'vanilla' for --a" ./run-lab.sh --a vanilla ab bpfqs
 expect_fail "ab: --b-sysctl without a value" 2 "'bpf_jit' for --b-sysctl" ./run-lab.sh --b-sysctl bpf_jit ab bpfqs
 expect_fail "ab: --b-cmdline with a newline" 2 "for --b-cmdline" ./run-lab.sh --b-cmdline $'a\nb' ab bpfqs
-expect_fail "ab options without ab" 2 "go with ab only" ./run-lab.sh --boots 2 run bpfqs
+expect_fail "ab options without ab" 2 "--boots goes with ab only, not with run" ./run-lab.sh --boots 2 run bpfqs
+expect_fail "--kernel with ab (its sides are --a and --b)" 2 "--kernel goes with" ./run-lab.sh --kernel lab ab bpfqs
+expect_fail "a bad LAB_VCPUS, before anything is built" 2 "vcpus 'many' (LAB_VCPUS)" env LAB_VCPUS=many ./run-lab.sh run bpfqs
+expect_fail "a bad LAB_NET" 2 "net 'wifi' (LAB_NET)" env LAB_NET=wifi ./run-lab.sh run bpfqs
 expect_fail "ab: an unknown workload" 2 "'nosuch'" ./run-lab.sh ab nosuch
 expect_fail "compare with three runs" 2 "compare takes" ./run-lab.sh compare a b c
 expect_fail "--schedule, missing file" 2 "'/nonexistent.sched'" ./run-lab.sh --schedule /nonexistent.sched run taprio

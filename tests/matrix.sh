@@ -73,13 +73,14 @@ good=$tmp/good.txt
 matrix "$good" "# two kernels, two boots" "kernels lab stock" "workloads bpfqs" "boots 2"
 expect_fail "matrix without a file" 2 "matrix takes one matrix file" ./run-lab.sh matrix
 expect_fail "a bad engine" 2 "'cluster' for --engine" ./run-lab.sh --engine cluster matrix "$good"
-expect_fail "--engine with run" 2 "--engine goes with matrix, ab and tune-taprio only" ./run-lab.sh --engine slurm run bpfqs
-expect_fail "--status with run" 2 "--status and --dry-run go with matrix only" ./run-lab.sh --status run bpfqs
+expect_fail "--engine with run" 2 "--engine goes with ab, matrix and tune-taprio only, not with run" ./run-lab.sh --engine slurm run bpfqs
+expect_fail "--status with run" 2 "--status goes with matrix only" ./run-lab.sh --status run bpfqs
+expect_fail "--dry-run with ab" 2 "--dry-run goes with matrix only" ./run-lab.sh --dry-run ab bpfqs
 expect_fail "--wait without the slurm engine" 2 "--wait and --slurm-* options go with --engine slurm only" \
 	./run-lab.sh --wait matrix "$good"
 expect_fail "--slurm-partition with the local engine" 2 "go with --engine slurm only" \
 	./run-lab.sh --slurm-partition x matrix "$good"
-expect_fail "--profile with a matrix" 2 "not --profile" ./run-lab.sh --profile full matrix "$good"
+expect_fail "--profile with a matrix" 2 "not with matrix (the matrix file gives kernels" ./run-lab.sh --profile full matrix "$good"
 expect_fail "a bad --slurm-mem" 2 "bad Slurm memory per task '3 GB'" \
 	./run-lab.sh --engine slurm --slurm-mem "3 GB" matrix "$good"
 expect_fail "--status of an unknown matrix" 2 "matrix 'no-such-matrix' not found" ./run-lab.sh matrix --status no-such-matrix
@@ -109,8 +110,9 @@ mkdir -p "$tmp/fakerun/guest"
 echo "step wl-bpfqs bench/guest-run.sh bpfqs" >"$tmp/fakerun/guest/job.sh"
 expect_fail "the fake guest without LAB_TEST_FAKE_GUEST=1" 1 "runs only with LAB_TEST_FAKE_GUEST=1" \
 	env -u LAB_TEST_FAKE_GUEST bench/fake-guest.sh "$tmp/fakerun"
+printf 'format_version=1\nworkloads=bpfqs\nresults=%s\n' "$tmp/fake-refused" >"$tmp/fake-refused.spec"
 expect_fail "LAB_TEST_FAKE_GUEST=yes is refused by the run" 1 "LAB_TEST_FAKE_GUEST='yes'" \
-	env LAB_TEST_FAKE_GUEST=yes LAB_RESULTS="$tmp/fake-refused" bench/run.sh run lab quick 0 bpfqs
+	env LAB_TEST_FAKE_GUEST=yes bench/run.sh "$tmp/fake-refused.spec"
 
 # --- LAB_VM_WRAPPER: QEMU runs under it; its wait is not the guest's time ----------------
 # (a stand-in QEMU that runs 2 s and a wrapper that waits 3 s first, with a
@@ -134,16 +136,17 @@ EOF
 stand_ins 3 2
 echo "step x true" >"$tmp/vmw/run/guest/job.sh"
 echo image >"$tmp/vmw/image"
+printf 'format_version=1\nimage=%s\naccel=tcg\nnet=veth\ndeadline=4\nvm_wrapper=%s\n' \
+	"$tmp/vmw/image" "$tmp/vmw/wrap.sh" >"$tmp/vmw/run/run.spec"
 vmw() {
-	PATH="$tmp/vmw/bin:$PATH" LAB_ACCEL=tcg LAB_NET=veth LAB_DEADLINE=4 bench/vm.sh "$tmp/vmw/run" "$tmp/vmw/image" 2>&1 ||
-		echo "vm.sh exited $?"
+	PATH="$tmp/vmw/bin:$PATH" bench/vm.sh "$tmp/vmw/run" 2>&1 || echo "vm.sh exited $?"
 }
-out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+out=$(vmw)
 check "LAB_VM_WRAPPER: QEMU ran under the wrapper" yes "$([ -f "$tmp/vmw/wrapped" ] && echo yes || echo no)"
 check "LAB_VM_WRAPPER: the wait is logged" yes "$(grep -q 'QEMU started after a wait of 3\.[0-9]*s in LAB_VM_WRAPPER' <<<"$out" && echo yes || echo "no: $out")"
 check "LAB_VM_WRAPPER: the deadline counts from QEMU's start" 0 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
 stand_ins 5 6
-out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+out=$(vmw)
 check "LAB_VM_WRAPPER: a QEMU running past the deadline is stopped" 1 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
 
 # --- the kernel cache's lock: a second build of one key waits, then is served ---------
@@ -225,8 +228,10 @@ for f in matrix.txt matrix.env cells.tsv merge.txt merge.json status/lab-b1 logs
 done
 
 # --- ab's boots as cells: the folder ./run-lab.sh ab makes, compared as ab compares -------
+printf 'format_version=1\nengine=local\nab.boots=1\nab.a=lab\nab.b=lab\nab.b_cmdline=%s\nprofile=quick\nworkloads=bpfqs\nresults=%s\n' \
+	sysctl.net.core.bpf_jit_enable=0 "$LAB_RESULTS" >"$tmp/ab.spec"
 rc=0
-bench/matrix.sh ab local 1 lab lab quick 0 sysctl.net.core.bpf_jit_enable=0 "" bpfqs >"$tmp/ab.out" 2>&1 || rc=$?
+bench/matrix.sh ab "$tmp/ab.spec" >"$tmp/ab.out" 2>&1 || rc=$?
 check "ab as cells of the local engine: exit code" 0 "$rc"
 adir=$(sed -n 's/^matrix: \(.*\) (\.\/run-lab.sh matrix --status .*/\1/p' "$tmp/ab.out" | tail -1)
 check "ab as cells: the cells are a1 and b1, B with the command line" "a1 - b1 sysctl.net.core.bpf_jit_enable=0" \
