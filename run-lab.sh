@@ -54,11 +54,12 @@ Commands:
 Options:
   --profile quick|full  how long and how wide the workloads measure (quick)
   --accel kvm|tcg       QEMU accelerator (default: KVM when a probe boots, else TCG)
-  --kernel lab|stock|debug
-                        the lab kernel (patch series applied), the stock
-                        baseline, or the lab kernel with lockdep, UBSAN, KFENCE
-                        and the lockup detectors (kernel/debug.config): for
-                        finding bugs, its figures are NOT performance figures
+  --kernel KERNEL       lab, stock or debug: the lab kernel (patch series
+                        applied), the stock baseline, or the lab kernel with
+                        lockdep, UBSAN, KFENCE and the lockup detectors
+                        (kernel/debug.config: for finding bugs, its figures are
+                        NOT performance figures); Linux 6.1, or 6.12 as
+                        lab-6.12, stock-6.12, debug-6.12
   --trace               record the workloads' probe events with trace-cmd
   --schedule FILE       the taprio schedule the taprio workload measures (tc
                         syntax; default workloads/taprio/schedules/three-class-10ms.sched)

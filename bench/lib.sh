@@ -62,9 +62,18 @@ sha256_of() {
 	cat "$@" | sha256sum | cut -c1-16
 }
 
-# The kernel flavours (kernel/build.sh)
-# shellcheck disable=SC2034 # read by bench/cli.sh and bench/matrix-lib.sh
-KERNEL_FLAVOURS="lab stock debug"
+# The kernel flavours (kernel/build.sh): lab, stock and debug of Linux 6.1,
+# and the same of 6.12
+# shellcheck disable=SC2034 # read by bench/cli.sh, bench/matrix-lib.sh, kernel/build.sh
+KERNEL_FLAVOURS="lab stock debug lab-6.12 stock-6.12 debug-6.12"
+
+# kernel_version_of FLAVOUR: the Linux version a flavour builds (6.1, 6.12)
+kernel_version_of() {
+	case "$1" in
+	*-6.12) echo 6.12 ;;
+	*) echo 6.1 ;;
+	esac
+}
 
 # lab_workloads: the workloads there are, one a line: the folders of
 # workloads/ with a main.c and an executable driver.sh
@@ -144,5 +153,5 @@ kernel_build() {
 		printf 'error: kernel/build.sh %s gave no image\n' "$1" >&2
 		return 1
 	fi
-	make -s -C "$LAB_ROOT" build/testptp KTREE="$LAB_CACHE/$1/linux" >/dev/null 2>&1 || true
+	make -s -C "$LAB_ROOT" build/testptp KTREE="${build[src]}" >/dev/null 2>&1 || true
 }

@@ -125,6 +125,7 @@ write_meta() { # write_meta STATUS
 		--arg kernel_version "${info[kernel_release]:-${build[version]}}" \
 		--arg kernel_banner "${info[kernel_version]:-}" \
 		--arg kernel_key "${build[key]}" --arg series_hash "${build[series_hash]}" \
+		--arg kernel_source "${build[source]}" --arg kernel_source_version "${build[source_version]}" \
 		--arg config_hash "${build[config_hash]}" \
 		--arg hz "${info[hz]:-$(sed -n 's/^CONFIG_HZ=//p' "${build[config]}")}" \
 		--arg clocksource "${info[clocksource]:-}" \
@@ -146,6 +147,7 @@ write_meta() { # write_meta STATUS
 			lab_commit: $lab_commit, kernel_flavour: $kernel_flavour,
 			kernel_version: $kernel_version, kernel_banner: $kernel_banner,
 			kernel_key: $kernel_key, series_hash: $series_hash,
+			kernel_source: $kernel_source, kernel_source_version: $kernel_source_version,
 			config_hash: $config_hash, hz: ($hz | tonumber? // null),
 			clocksource: $clocksource, qemu_version: $qemu_version,
 			accel: $accel, vcpus: ($vcpus | tonumber? // null),

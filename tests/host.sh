@@ -53,7 +53,7 @@ expect_fail "--schedule, queue ranges beyond 3 vCPUs' queues" 1 \
 	env LAB_VCPUS=3 ./run-lab.sh --schedule workloads/taprio/schedules/three-class-10ms.sched run taprio
 expect_fail "tune-taprio, more classes than the guest's queues" 1 "num_tc 5 is more than" \
 	./run-lab.sh tune-taprio tests/guest/taprio-bad/more-classes-than-queues.sched
-expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla' (expected lab, stock or debug)" kernel/build.sh vanilla
+expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla' (expected one of: lab stock debug lab-6.12" kernel/build.sh vanilla
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -90,14 +90,14 @@ expect_fail "taprio report that cannot write its results" 1 "/nonexistent/run" \
 	build/taprio report --out /nonexistent/run
 
 
-mkdir -p "$tmp/kernel/patches"
+mkdir -p "$tmp/kernel/patches/6.1"
 cp kernel/lab.config "$tmp/kernel/"
-echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/series"
+echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/6.1/series"
 expect_fail "series naming a missing patch" 1 "0001-does-not-exist.patch" \
 	env LAB_ROOT="$tmp" kernel/build.sh lab
 # The cover letter (0000-*) is skipped: one with a diff would be lost
-printf 'Subject: [PATCH 0/1] x\n\ndiff --git a/x b/x\n' >"$tmp/kernel/patches/0000-cover-letter.patch"
-echo "0000-cover-letter.patch" >"$tmp/kernel/patches/series"
+printf 'Subject: [PATCH 0/1] x\n\ndiff --git a/x b/x\n' >"$tmp/kernel/patches/6.1/0000-cover-letter.patch"
+echo "0000-cover-letter.patch" >"$tmp/kernel/patches/6.1/series"
 expect_fail "a cover letter with a diff" 1 "is the cover letter (0000-*) but has a diff" \
 	env LAB_ROOT="$tmp" kernel/build.sh lab
 
@@ -116,7 +116,7 @@ check "a second build with nothing changed is served by the cache" \
 	"build_seconds=0" "$(grep '^build_seconds=' "$tmp/build2")"
 check "the cached build has the same key" "$(grep '^key=' "$tmp/build1")" "$(grep '^key=' "$tmp/build2")"
 config=$(sed -n 's/^config=//p' "$tmp/build2")
-for f in kernel/lab.config kernel/patches/config; do
+for f in kernel/lab.config kernel/patches/6.1/config; do
 	out=$(kernel/check-config.sh "$f" "$config") && rc=0 || rc=$?
 	check "every option of $f is set in the built .config" 0 "$rc"
 	[ -z "$out" ] || sed 's/^/# /' <<<"$out"

@@ -35,55 +35,62 @@ for f in "${scripts[@]}"; do
 	fi
 done
 
-checkpatch=$LAB_CACHE/lab/linux/scripts/checkpatch.pl
-for p in kernel/patches/*.patch; do
-	[ -f "$p" ] || continue
-	if [ ! -x "$checkpatch" ]; then
-		ok "checkpatch $p # SKIP no kernel tree in $LAB_CACHE yet (make kernel)"
-		continue
+# Each version's series (kernel/patches/<version>/), checked by the
+# checkpatch.pl of that version's tree
+for dir in kernel/patches/*/; do
+	dir=${dir%/}
+	flavour=lab
+	[ "${dir##*/}" = 6.1 ] || flavour=lab-${dir##*/}
+	checkpatch=$(kernel/build.sh --key "$flavour" | sed -n 's/^dir=//p')/linux/scripts/checkpatch.pl
+	for p in "$dir"/*.patch; do
+		[ -f "$p" ] || continue
+		if [ ! -x "$checkpatch" ]; then
+			ok "checkpatch $p # SKIP no kernel tree in $LAB_CACHE yet (make kernel)"
+			continue
+		fi
+		if out=$(cd "$(dirname "$checkpatch")/.." && scripts/checkpatch.pl --strict -q "$LAB_ROOT/$p" 2>&1); then
+			ok "checkpatch --strict $p"
+		else
+			notok "checkpatch --strict $p"
+			sed 's/^/# /' <<<"$out"
+		fi
+		# Run from this repository, checkpatch finds the patch tracked by git
+		# and checks it as a file: a blank context line " " is trailing
+		# whitespace then (blank context lines are written empty instead)
+		if out=$("$checkpatch" --strict -q --no-tree "$p" 2>&1); then
+			ok "checkpatch --strict --no-tree $p, run from the repository"
+		else
+			notok "checkpatch --strict --no-tree $p, run from the repository"
+			sed 's/^/# /' <<<"$out"
+		fi
+	done
+	# Every patch of the directory is in the series, and the other way round
+	if [ -f "$dir/series" ]; then
+		for p in "$dir"/*.patch; do
+			[ -f "$p" ] || continue
+			if grep -qxF "$(basename "$p")" "$dir/series"; then
+				ok "$p is in $dir/series"
+			else
+				notok "$p is not in $dir/series"
+			fi
+		done
 	fi
-	if out=$(cd "$(dirname "$checkpatch")/.." && scripts/checkpatch.pl --strict -q "$LAB_ROOT/$p" 2>&1); then
-		ok "checkpatch --strict $p"
-	else
-		notok "checkpatch --strict $p"
-		sed 's/^/# /' <<<"$out"
-	fi
-	# Run from this repository, checkpatch finds the patch tracked by git
-	# and checks it as a file: a blank context line " " is trailing
-	# whitespace then (blank context lines are written empty instead)
-	if out=$("$checkpatch" --strict -q --no-tree "$p" 2>&1); then
-		ok "checkpatch --strict --no-tree $p, run from the repository"
-	else
-		notok "checkpatch --strict --no-tree $p, run from the repository"
-		sed 's/^/# /' <<<"$out"
+	# The series reads as a posting: the cover letter 0000-* first (the build
+	# skips it), then the patches, each file numbered by its place in the series
+	# and its subject "[PATCH n/N]"
+	if [ -f "$dir/series" ]; then
+		mapfile -t order < <(sed -e 's/[[:space:]].*//' -e '/^#/d' -e '/^$/d' "$dir/series")
+		total=$((${#order[@]} - 1))
+		for i in "${!order[@]}"; do
+			p=${order[$i]}
+			num=$(printf '%04d' "$i")
+			subj=$(sed -n 's/^Subject: \(\[PATCH [0-9]*\/[0-9]*\]\).*/\1/p' "$dir/$p" 2>/dev/null | head -1)
+			if [[ "$p" == "$num"-* ]] && [ "$subj" = "[PATCH $i/$total]" ]; then
+				ok "$dir/$p is $num and [PATCH $i/$total] of the series"
+			else
+				notok "$dir/$p, number $i of the series: expected $num-* with subject [PATCH $i/$total], got subject '$subj'"
+			fi
+		done
 	fi
 done
-# Every patch of the directory is in the series, and the other way round
-if [ -f kernel/patches/series ]; then
-	for p in kernel/patches/*.patch; do
-		[ -f "$p" ] || continue
-		if grep -qxF "$(basename "$p")" kernel/patches/series; then
-			ok "$p is in kernel/patches/series"
-		else
-			notok "$p is not in kernel/patches/series"
-		fi
-	done
-fi
-# The series reads as a posting: the cover letter 0000-* first (the build
-# skips it), then the patches, each file numbered by its place in the series
-# and its subject "[PATCH n/N]"
-if [ -f kernel/patches/series ]; then
-	mapfile -t order < <(sed -e 's/[[:space:]].*//' -e '/^#/d' -e '/^$/d' kernel/patches/series)
-	total=$((${#order[@]} - 1))
-	for i in "${!order[@]}"; do
-		p=${order[$i]}
-		num=$(printf '%04d' "$i")
-		subj=$(sed -n 's/^Subject: \(\[PATCH [0-9]*\/[0-9]*\]\).*/\1/p' "kernel/patches/$p" 2>/dev/null | head -1)
-		if [[ "$p" == "$num"-* ]] && [ "$subj" = "[PATCH $i/$total]" ]; then
-			ok "kernel/patches/$p is $num and [PATCH $i/$total] of the series"
-		else
-			notok "kernel/patches/$p, number $i of the series: expected $num-* with subject [PATCH $i/$total], got subject '$subj'"
-		fi
-	done
-fi
 echo "1..$n"

@@ -151,8 +151,8 @@ check "LAB_VM_WRAPPER: a QEMU running past the deadline is stopped" 1 "$(grep -c
 
 # --- the kernel cache's lock: a second build of one key waits, then is served ---------
 lc=$tmp/lockcache
-mkdir -p "$lc/lab"
-exec 8>"$lc/lab/lock"
+mkdir -p "$lc/6.1/lab"
+exec 8>"$lc/6.1/lab/lock"
 flock 8
 LAB_CACHE=$lc kernel/build.sh lab >"$tmp/b1.out" 2>"$tmp/b1.err" 8>&- &
 p1=$!
@@ -163,7 +163,7 @@ check "two builds of one key wait for the lock that a build holds" "yes yes" \
 	"$(kill -0 "$p1" 2>/dev/null && echo yes || echo no) $(kill -0 "$p2" 2>/dev/null && echo yes || echo no)"
 # what the holder's build leaves, then its lock is released
 fake_cache "$tmp/lockseed"
-cp -r "$tmp/lockseed/lab/obj" "$lc/lab/"
+cp -r "$tmp/lockseed/6.1/lab/obj" "$lc/6.1/lab/"
 exec 8>&-
 rc1=0 rc2=0
 wait "$p1" || rc1=$?
