@@ -1,9 +1,10 @@
 #!/bin/bash
 # Compare runs metric by metric, the boot being the unit of replication:
 # build/labcompare takes each run's median of a metric as one sample, tests
-# the sides across boots (Student's t on logarithms, Benjamini-Hochberg at a
-# 5 % false discovery rate) and gives %change of the medians with a 95 %
-# bootstrap interval. With one run a side it gives %change only and says
+# the sides across boots (Student's t on logarithms, or on the values for
+# metrics that can be 0 or negative; Benjamini-Hochberg at a 5 % false
+# discovery rate) and gives the %change with the 95 % interval of that same
+# test, and for an unchanged metric the smallest change it could have seen. With one run a side it gives %change only and says
 # that one boot a side gives no significance (the samples of one boot are
 # serially correlated: a test on them overstates significance).
 # Writes compare.txt (printed), compare.json, compare.md, compare.html and
@@ -129,7 +130,7 @@ rows() {
 			.unit, \"\(.boots_a)/\(.boots_b)\", .median_a, .median_b, .change_pct,
 			(if .change_lo == null then \"-\" else \"[\(.change_lo * 10 | round / 10), \(.change_hi * 10 | round / 10)]\" end),
 			.q, (if .cv_a == null then \"-\" else \"\(.cv_a * 1000 | round / 10)%/\(.cv_b * 1000 | round / 10)%\" end),
-			(if .changed == true then \"changed\" else .why end)]
+			(if .changed == true then \"changed\" elif .detectable_pct != null then \"\(.why); none > \(.detectable_pct * 10 | round / 10)% seen\" else .why end)]
 			| map(if . == null then \"null\" else tostring end) | @tsv" "$j" |
 			awk -F '\t' -v OFS='\t' "$AWK_FMT"'
 				function chg(x) { return x == "null" ? "-" : sprintf("%+.1f%%", x) }
@@ -159,7 +160,7 @@ doc_h 2 "Runs"
 } | doc_table
 doc_p "The first run of each side is shown; labcompare warns above when the runs of a side differ among themselves."
 doc_h 2 "Every metric"
-doc_p "Per-boot median of each run; median A and B are the medians of those; %change = (B - A) / |A| with a 95 % bootstrap interval over the boots; q is the Benjamini-Hochberg adjusted p of Student's t on the logarithms of the per-boot medians; CV is across boots. A metric is changed when q < 0.05 and its interval excludes 0."
+doc_p "Per-boot median of each run; median A and B are the medians of those. On the log scale (most metrics) the %change is that of the geometric means of the per-boot values, exp(d) - 1 with d the difference of their mean logarithms, and its 95 % interval exp(d +- t se) - 1 is that of Student's t-test on the logarithms, the test whose Benjamini-Hochberg adjusted p is q; on the difference scale (metrics that can be 0 or negative: offsets, drifts, percentages) the same on the values, the %change being (mean B - mean A) / |mean A|. CV is across boots. A metric is changed when q < 0.05 and its interval excludes 0; for the others, 'none > X%' is the smallest change the comparison could have detected with 80 % power at alpha 0.05 per metric."
 rows 'select(.boots_a > 0 and .boots_b > 0)'
 if jq -e '[.metrics[] | select(.boots_a == 0 or .boots_b == 0)] | length > 0' "$j" >/dev/null; then
 	doc_h 2 "Metrics one side lacks"

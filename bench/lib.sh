@@ -119,6 +119,13 @@ ab_write_env() {
 	} | atomic_write "$1/ab.env"
 }
 
+# ab_order I: the sides of the I-th pair of boots of an A/B, in the order
+# they boot: ABBA (a b, b a, a b, ...), so that a steady drift of the host
+# over the minutes biases neither side
+ab_order() {
+	if [ $(($1 % 2)) = 1 ]; then echo a b; else echo b a; fi
+}
+
 # ab_boot_spec SIDE RESULTS NAME: SPEC, an A/B's spec, made the run spec of
 # one boot of SIDE (a or b): its kernel, and on the B side the command line
 # and sysctls asked for, into RESULTS/NAME

@@ -301,9 +301,14 @@ ab)
 		echo "boots $boots"
 	} >"$mdir/matrix.txt"
 	for ((i = 1; i <= boots; i++)); do
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "a$i" a - "$ka" - - "${workloads[*]}" "$(spec_get profile)" \
-			- "$i" "$(spec_get trace 0)" \
-			"b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}" "${workloads[*]}" "$(spec_get profile)" - "$i" "$(spec_get trace 0)"
+		for side in $(ab_order "$i"); do
+			if [ "$side" = a ]; then
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t' "a$i" a - "$ka" - -
+			else
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t' "b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}"
+			fi
+			printf '%s\t%s\t-\t%s\t%s\n' "${workloads[*]}" "$(spec_get profile)" "$i" "$(spec_get trace 0)"
+		done
 	done | atomic_write "$mdir/cells.tsv"
 	mkdir -p "$mdir/cells"
 	for ((i = 1; i <= boots; i++)); do
