@@ -141,12 +141,13 @@ declare -gA SPEC=()
 spec_from_env
 spec_set profile quick
 spec_set trace 0
-spec_set engine local
-spec_set ab.a stock
-spec_set ab.b lab
 cli_parse "$@"
 cmd=$CLI_COMMAND
 spec_set command "$cmd"
+if [ "$cmd" = ab ]; then
+	spec_set ab.a "$(spec_get ab.a stock)"
+	spec_set ab.b "$(spec_get ab.b lab)"
+fi
 spec_check_vm
 
 if [ "$(spec_get engine)" != slurm ] && [[ "$CLI_GIVEN" =~ \ --(wait|slurm-[a-z]+)\  ]]; then

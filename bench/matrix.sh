@@ -291,7 +291,7 @@ ab)
 	ab_write_env "$mdir"
 	spec_write "$mdir/matrix.spec"
 	{
-		echo "# ./run-lab.sh ab --engine $(spec_get engine): side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+		echo "# ./run-lab.sh ab --engine $(spec_get engine local): side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
 		echo "# (an A/B is two arms, not a cross product: its cells are in cells.tsv)"
 		echo "workloads $(
 			IFS=,
@@ -321,8 +321,8 @@ ab)
 	done
 	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
 	mv -T "$results/.latest.tmp.$$" "$results/latest"
-	log ab "$boots boots a side as cells of the $(spec_get engine) engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
-	run_engine "$(spec_get engine)" "$mdir"
+	log ab "$boots boots a side as cells of the $(spec_get engine local) engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+	run_engine "$(spec_get engine local)" "$mdir"
 	;;
 status)
 	[ $# -eq 1 ] || usage_error "matrix --status takes one matrix file, id or folder"
