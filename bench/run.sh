@@ -138,6 +138,7 @@ write_meta() { # write_meta STATUS
 		--arg kernel_build_seconds "${build[build_seconds]}" \
 		--arg boot_seconds "${vm[boot_seconds]:-null}" \
 		--argjson options "$(workload_options)" \
+		--slurpfile host_load <(cat "$rundir/host-load.json" 2>/dev/null || echo null) \
 		--arg vm_seconds "${vm[vm_seconds]:-null}" \
 		--arg cmdline_extra "$(spec_get cmdline)" --arg sysctls "$(spec_get sysctls)" \
 		--arg fake "${LAB_TEST_FAKE_GUEST:-}" \
@@ -159,7 +160,7 @@ write_meta() { # write_meta STATUS
 			boot_seconds: ($boot_seconds | tonumber? // null),
 			vm_seconds: ($vm_seconds | tonumber? // null),
 			cmdline_extra: $cmdline_extra, sysctls: $sysctls,
-			workload_options: $options
+			workload_options: $options, host_load: $host_load[0]
 		} + (if $fake == "1" then {fake_guest: true} else {} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"
 }
 
@@ -206,6 +207,8 @@ for w in "${selected[@]}"; do
 	printf '  %-12s %s, %s metrics%s\n' "$w" "$s" "$m" "$t"
 done
 [ ! -f "$rundir/failure.txt" ] || sed 's/^/  /' "$rundir/failure.txt"
+jq -r 'select(.busy == true) | "  warning: measured on a busy host: while the workloads ran, the rest of the host used \(.workloads.others_pct_median) % of its CPU (median; max \(.workloads.others_pct_max) %), load average up to \(.workloads.load1_max), \(.workloads.other_qemu_max) other QEMU: under TCG its stalls are in every timing figure (host-load.json)"' \
+	"$rundir/host-load.json" 2>/dev/null || true
 # the targets not met, one line each
 for w in "${selected[@]}"; do
 	[ -f "$rundir/$w/targets.json" ] || continue

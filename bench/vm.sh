@@ -24,8 +24,9 @@
 # end (bench/progress.sh, kept in RUN_DIR/progress.log), with the time left
 # estimated from the last run of the same kind (profile, kernel, boot options
 # and workloads).
-# Writes RUN_DIR/console.log and RUN_DIR/vm.env (accel, vcpus, mem_mb,
-# net_mode, qemu_version, boot_seconds). Exits 0 when the guest ran the whole
+# Writes RUN_DIR/console.log, RUN_DIR/vm.env (accel, vcpus, mem_mb,
+# net_mode, qemu_version, boot_seconds) and the host's load while the guest
+# ran (build/labhost: RUN_DIR/host-load.csv, host-load.json). Exits 0 when the guest ran the whole
 # job, every step exited 0 and the console shows no kernel warning, panic,
 # Oops, BUG or RCU stall; otherwise 1, with the reason in RUN_DIR/failure.txt.
 set -eu
@@ -148,6 +149,9 @@ fi
 "${qemu[@]}" >"$rundir/qemu.log" 2>&1 </dev/null &
 qpid=$!
 progress_init "$rundir" "$t0" "$(progress_key)"
+# the host's load while the guest runs (host-load.csv; summed up below)
+"$LAB_ROOT/build/labhost" sample --pid "$qpid" --out "$rundir/host-load.csv" &
+hpid=$!
 
 # Wait for QEMU, watching the deadline; report the first guest command.
 # Under LAB_VM_WRAPPER the clock (deadline, boot time) starts when the
@@ -194,6 +198,9 @@ qpid=
 [ "$rc" -eq 124 ] || rc=$wrc
 elapsed=$(secs_since "$t0")
 progress_done
+wait "$hpid" || log vm "labhost sample exited $?: no host load recorded"
+"$LAB_ROOT/build/labhost" summary --load "$rundir/host-load.csv" --progress "$rundir/progress.log" \
+	>"$rundir/host-load.json" || log vm "labhost summary failed: no host load summed up"
 
 boot_seconds=null
 if [ -f "$rundir/guest/first-step" ]; then

@@ -89,6 +89,24 @@ expect_fail "taprio report without --out" 2 "--out" build/taprio report
 expect_fail "taprio report that cannot write its results" 1 "/nonexistent/run" \
 	build/taprio report --out /nonexistent/run
 
+# The host's load while a guest runs (build/labhost): the summary's verdict
+# and its per-phase split, on fixture samples
+printf '# k\n0\tstart setup\n2\tend setup 0\n2\tstart wl-x\n4\tphase x measure\n8\tphase-end x measure 0\n10\tend wl-x 0\n' \
+	>"$tmp/progress.log"
+hostload() { # hostload OTHERS_PCT OTHER_QEMU: samples at 1..9 s, the verdict
+	{
+		echo "t_s,ours_pct,others_pct,load1,other_qemu"
+		for t in 1 3 5 7 9; do echo "$t,90,$1,3.5,$2"; done
+	} >"$tmp/load.csv"
+	build/labhost summary --load "$tmp/load.csv" --progress "$tmp/progress.log" >"$tmp/load.json"
+	jq -r '.busy' "$tmp/load.json"
+}
+check "labhost: others using 2 % of the host, no other QEMU: not busy" false "$(hostload 2 0)"
+check "labhost: others using 40 % of the host: busy" true "$(hostload 40 0)"
+check "labhost: another QEMU running: busy" true "$(hostload 0 1)"
+check "labhost: the load of the measure phase, split from its step's" "2 2" \
+	"$(jq -r '"\(.phases["wl-x measure"].n) \(.phases["wl-x"].n)"' "$tmp/load.json")"
+check "labhost: the setup step is no workload's" "4" "$(jq -r '.workloads.n' "$tmp/load.json")"
 
 mkdir -p "$tmp/kernel/patches/6.1"
 cp kernel/lab.config "$tmp/kernel/"
