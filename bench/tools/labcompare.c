@@ -200,6 +200,39 @@ static bool same(json_t *x, json_t *y)
 	return (!x && !y) || json_equal(x, y);
 }
 
+/*
+ * The host's load (meta.json host_load: the share of the host's CPU others
+ * used while the workloads ran): a warning when the sides' ranges over their
+ * boots do not overlap, the host's noise then differing between them
+ */
+static size_t host_load_warning(const struct cmp *c, FILE *out, json_t *jw)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	size_t s, r, n[2] = { 0, 0 };
+	char *msg;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < c->nruns[s]; r++) {
+			json_t *v = json_object_get(json_object_get(json_object_get(c->meta[s][r], "host_load"),
+								    "workloads"), "others_pct_median");
+
+			if (!json_is_number(v))
+				continue;
+			lo[s] = fmin(lo[s], json_number_value(v));
+			hi[s] = fmax(hi[s], json_number_value(v));
+			n[s]++;
+		}
+	if (!n[0] || !n[1] || (lo[1] <= hi[0] && lo[0] <= hi[1]))
+		return 0;
+	if (asprintf(&msg, "the host's load differs between the sides beyond their spread: others used %.0f-%.0f %% of the host's CPU during A's boots, %.0f-%.0f %% during B's (meta.json host_load): under TCG that noise is in every timing figure",
+		     lo[0], hi[0], lo[1], hi[1]) < 0)
+		lab_die("out of memory");
+	fprintf(out, "warning: %s\n", msg);
+	json_array_append_new(jw, json_string(msg));
+	free(msg);
+	return 1;
+}
+
 /* The warnings: meta keys that differ, across or within the sides */
 static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t *jw)
 {
@@ -233,6 +266,7 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 		free(fb);
 		nw++;
 	}
+	nw += host_load_warning(c, out, jw);
 	json_array_foreach(c->loadwarn, k, w) {
 		fprintf(out, "warning: %s\n", json_string_value(w));
 		json_array_append(jw, w);
