@@ -105,13 +105,7 @@ jq -r '.metrics[] | select(.change_pct != null) | "\(.workload).\(.name)"' "$j" 
 plots=0
 while IFS= read -r name; do
 	safe=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_')
-	jq -r --arg n "$name" '
-		"params,change,lo,hi,changed",
-		(.metrics[] | select("\(.workload).\(.name)" == $n and .change_pct != null) |
-		 [(.params | to_entries | map("\(.key)=\(.value | tostring)") | join(" ")
-			| if . == "" then "(no params)" else gsub(","; ";") end),
-		  .change_pct, .change_lo, .change_hi, (if .changed then 1 else 0 end)]
-		 | map(if . == null then "NaN" else tostring end) | join(","))' "$j" >"$work/compare-$safe.csv"
+	report_jq compare-figure --arg n "$name" "$j" >"$work/compare-$safe.csv"
 	if (cd "$LAB_ROOT" && gnuplot -e "rundir='$work'; metric='$safe'; boots='$(jq -r '"\(.boots_a) boot(s) in A, \(.boots_b) in B"' "$j")'" \
 		plots/compare.gp) 2>"$work/gnuplot.err"; then
 		plots=$((plots + 1))
@@ -121,20 +115,12 @@ while IFS= read -r name; do
 done <"$work/names"
 
 # --- compare.md and compare.html --------------------------------------------------
-# rows FILTER: the metrics the jq FILTER selects, as a TSV table with a header
+# rows changed|both: the metrics found changed, or those both sides have, as
+# a table
 rows() {
 	{
 		printf 'workload\tmetric\tparams\tunit\tboots A/B\tmedian A\tmedian B\t%%change\t95%% interval\tq\tCV A/B\tverdict\n'
-		jq -r "[.metrics[] | $1][] | [.workload, .name,
-			(.params | to_entries | map(\"\(.key)=\(.value | tostring)\") | join(\" \")),
-			.unit, \"\(.boots_a)/\(.boots_b)\", .median_a, .median_b, .change_pct,
-			(if .change_lo == null then \"-\" else \"[\(.change_lo * 10 | round / 10), \(.change_hi * 10 | round / 10)]\" end),
-			.q, (if .cv_a == null then \"-\" else \"\(.cv_a * 1000 | round / 10)%/\(.cv_b * 1000 | round / 10)%\" end),
-			(if .changed == true then \"changed\" elif .detectable_pct != null then \"\(.why); none > \(.detectable_pct * 10 | round / 10)% seen\" else .why end)]
-			| map(if . == null then \"null\" else tostring end) | @tsv" "$j" |
-			awk -F '\t' -v OFS='\t' "$AWK_FMT"'
-				function chg(x) { return x == "null" ? "-" : sprintf("%+.1f%%", x) }
-				{ print $1, $2, $3, $4, $5, fmt($6), fmt($7), chg($8), $9, fmt($10), $11, $12 }'
+		report_jq compare-rows --arg which "$1" "$j" | report_awk fmt compare-rows
 	} | doc_table
 }
 changed=$(jq '[.metrics[] | select(.changed == true)] | length' "$j")
@@ -143,7 +129,7 @@ doc_h 2 "Verdict"
 doc_pre < <(grep -v '^warning:' "$work/compare.txt" | sed -n '1,2p')
 if [ "$changed" -gt 0 ]; then
 	doc_h 2 "Changes found ($changed), ranked by effect"
-	rows 'select(.changed == true)'
+	rows changed
 fi
 if jq -e '.warnings | length > 0' "$j" >/dev/null; then
 	doc_h 2 "Warnings"
@@ -161,7 +147,7 @@ doc_h 2 "Runs"
 doc_p "The first run of each side is shown; labcompare warns above when the runs of a side differ among themselves."
 doc_h 2 "Every metric"
 doc_p "Per-boot median of each run; median A and B are the medians of those. On the log scale (most metrics) the %change is that of the geometric means of the per-boot values, exp(d) - 1 with d the difference of their mean logarithms, and its 95 % interval exp(d +- t se) - 1 is that of Student's t-test on the logarithms, the test whose Benjamini-Hochberg adjusted p is q; on the difference scale (metrics that can be 0 or negative: offsets, drifts, percentages) the same on the values, the %change being (mean B - mean A) / |mean A|. CV is across boots. A metric is changed when q < 0.05 and its interval excludes 0; for the others, 'none > X%' is the smallest change the comparison could have detected with 80 % power at alpha 0.05 per metric."
-rows 'select(.boots_a > 0 and .boots_b > 0)'
+rows both
 if jq -e '[.metrics[] | select(.boots_a == 0 or .boots_b == 0)] | length > 0' "$j" >/dev/null; then
 	doc_h 2 "Metrics one side lacks"
 	jq -r '.metrics[] | select(.boots_a == 0 or .boots_b == 0) |
