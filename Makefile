@@ -37,7 +37,7 @@ vpath %.bpf.c $(sort $(dir $(BPF_SRC)))
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/guest-init $(BUILD)/labstat $(BUILD)/labcompare $(BUILD)/labhost $(WORKLOADS) $(UNIT_TESTS) \
-	$(BUILD)/labfuzz
+	$(BUILD)/labfuzz $(BUILD)/tap-fixture
 
 deps:
 	@bench/deps.sh $(DEB_PACKAGES)
@@ -98,6 +98,10 @@ $(BUILD)/obj/fuzz/%.o: tests/fuzz/%.c
 
 $(BUILD)/labfuzz: $(FUZZ_OBJ) $(BUILD)/libbench.a
 	$(CC) -o $@ $^ $(LDLIBS)
+
+# The test runner's fixture for tests/tap-selftest.sh (it fails on purpose)
+$(BUILD)/tap-fixture: tests/tap-fixture.c $(BUILD)/libbench.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a
 	@mkdir -p $(@D)

@@ -16,7 +16,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void test_mann_whitney(void)
+LAB_TEST(mann_whitney)
 {
 	const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
 	const double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
@@ -38,7 +38,7 @@ static void test_mann_whitney(void)
 	tap_ok(isnan(ab_mann_whitney(a3, 0, b3, 3, NULL)), "Mann-Whitney with an empty side: NAN");
 }
 
-static void test_bh(void)
+LAB_TEST(bh)
 {
 	const double p5[] = { 0.01, 0.02, 0.03, 0.04, 0.05 };
 	const double p4[] = { 0.01, 0.04, 0.03, 0.005 }, q4[] = { 0.02, 0.04, 0.04, 0.02 };
@@ -60,7 +60,7 @@ static void test_bh(void)
 	       "BH: a NAN p gets no q and leaves the family (m = 2): got %g %g %g", q[0], q[1], q[2]);
 }
 
-static void test_bootstrap(void)
+LAB_TEST(bootstrap)
 {
 	const double a[] = { 10, 10, 10 }, b[] = { 12, 12, 12 }, c[] = { 1, 2, 3 };
 	double ch, lo, hi, lo2, hi2;
@@ -123,7 +123,7 @@ static void family(size_t n, size_t planted, unsigned long long seed,
 	}
 }
 
-static void test_families(void)
+LAB_TEST(families)
 {
 	const double one[] = { 5 };
 	size_t hits, false_hits;
@@ -141,11 +141,4 @@ static void test_families(void)
 	       "one boot a side: not judged, and says why (got '%s')", m.why);
 }
 
-int main(void)
-{
-	test_mann_whitney();
-	test_bh();
-	test_bootstrap();
-	test_families();
-	return tap_finish();
-}
+LAB_TEST_MAIN()
