@@ -77,6 +77,20 @@ bash -c '. "$1" && tap_fold "$2" 0 && tap_fold "$3" 0' _ "$root/tests/tap.sh" \
 check "two folds number on: 3 + 2 results + 1 failure" "1 2 3 4 5 6" \
 	"$(sed -nE 's/^(not )?ok ([0-9]+).*/\2/p' "$tmp/two.out" | paste -sd ' ')"
 
+# The check helpers, each its pass and its fail, WHAT first in all of them
+printf 'alpha\nbeta\n' >"$tmp/text"
+# shellcheck disable=SC2016 # expanded by that bash
+bash -c '. "$1"
+	check w 1 1; check w 1 2
+	check_cmd c true; check_cmd c sh -c "echo out; exit 3"
+	check_has h "$2" beta; check_has h "$2" gamma
+	check_lacks l "$2" gamma; check_lacks l "$2" alpha
+	skip s why
+	echo "$tap_passed $tap_failed $tap_skipped"' _ "$root/tests/tap.sh" "$tmp/text" >"$tmp/helpers.out"
+check "check, check_cmd, check_has, check_lacks and skip: a result each, failures say why" \
+	"ok 1 - w|not ok 2 - w: expected '1', got '2'|ok 3 - c|not ok 4 - c: command failed: sh -c echo out; exit 3|# out|ok 5 - h|not ok 6 - h: expected 'gamma' in $tmp/text, not found|ok 7 - l|not ok 8 - l: did not expect 'alpha' in $tmp/text|ok 9 - s # SKIP why|4 4 1" \
+	"$(paste -sd '|' "$tmp/helpers.out")"
+
 # The runner of LAB_TEST() tests (tap_main of bench/lib/tap.c) on its
 # fixture (tests/tap-fixture.c): each test in a child of its own, so that a
 # crash, an exit, a bail-out, a silent test or a hang costs one "not ok"
