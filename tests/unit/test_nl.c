@@ -41,11 +41,16 @@ static struct nlmsghdr *link_get(struct nlmsghdr *nlh, int ifindex)
 	return nlh;
 }
 
-/* A route netlink socket with a 32 KiB receive buffer (the test bails out without it) */
-static void open_route(struct nl_sock *s)
+/*
+ * A route netlink socket with a 32 KiB receive buffer, checking strictly
+ * when @strict (the test bails out without it)
+ */
+static void open_route(struct nl_sock *s, bool strict)
 {
 	if (nl_open(s, NETLINK_ROUTE, 32768))
 		tap_bail("no netlink socket");
+	if (strict)
+		nl_set_strict(s, true);
 }
 
 LAB_TEST(options)
@@ -53,7 +58,7 @@ LAB_TEST(options)
 	struct nl_sock s;
 	int v = -1;
 
-	open_route(&s);
+	open_route(&s, false);
 	tap_eq_int(nl_set_bufsize(&s, 1024), -EINVAL, "a receive buffer below 4096 bytes is refused");
 	tap_eq_int(s.bufsize, 32768, "the receive buffer stays as it was");
 	nl_getopt(&s, NETLINK_GET_STRICT_CHK, &v);
@@ -64,7 +69,8 @@ LAB_TEST(options)
 	nl_close(&s);
 }
 
-LAB_TEST(dump)
+/* dumps and requests, their answers and errors */
+LAB_TEST(requests)
 {
 	char buf[NL_MSG_MAX], rs[300];
 	unsigned int links = 0;
@@ -73,8 +79,7 @@ LAB_TEST(dump)
 	struct nl_sock s;
 	int err;
 
-	open_route(&s);
-	nl_set_strict(&s, true);
+	open_route(&s, true);
 	nlh = link_dump(&s, buf);
 	err = nl_dump(&s, nlh, count_links, &links, &r);
 	tap_ok(!err && !r.error && r.end == NLMSG_DONE, "a link dump ends with NLMSG_DONE and no error (%s)",
@@ -94,21 +99,9 @@ LAB_TEST(dump)
 	       !strcmp(r.extack, "Invalid values in header for link dump request"),
 	       "a strict link dump with ifi_type set fails in NLMSG_DONE with its extack: %s",
 	       err ? strerror(-err) : nl_reply_str(&r, rs, sizeof(rs)));
-	nl_close(&s);
-}
 
-/* a request: its answer, then the ack */
-LAB_TEST(transact)
-{
-	char buf[NL_MSG_MAX], rs[300];
-	unsigned int links = 0;
-	struct nlmsghdr *nlh;
-	struct nl_reply r;
-	struct nl_sock s;
-	int err;
-
-	open_route(&s);
-	nl_set_strict(&s, true);
+	/* a request: its answer, then the ack */
+	links = 0;
 	nlh = link_get(nl_msg(&s, buf, RTM_GETLINK, 0), (int)if_nametoindex("lo"));
 	err = nl_transact(&s, nlh, count_links, &links, &r);
 	tap_ok(!err && !r.error && r.end == NLMSG_ERROR && links == 1,
@@ -130,8 +123,7 @@ LAB_TEST(batches)
 	struct nl_sock s;
 	int i;
 
-	open_route(&s);
-	nl_set_strict(&s, true);
+	open_route(&s, true);
 	nl_set_rcvbuf(&s, 1 << 20);
 	if (nl_batch_init(&b, &s, 4096, true))
 		tap_bail("no batch");
@@ -170,7 +162,7 @@ LAB_TEST(timeout)
 	struct nl_reply r;
 	struct nl_sock s;
 
-	open_route(&s);
+	open_route(&s, false);
 	tap_eq_int(nl_recv(&s, s.seq + 1000, NULL, NULL, &r, 100), -ETIMEDOUT,
 		   "nl_recv gives up after its timeout when no answer comes");
 	nl_close(&s);
