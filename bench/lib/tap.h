@@ -32,8 +32,9 @@
  *	}
  *	LAB_TEST_MAIN()
  *
- * A program whose tests share a setup (a temporary folder) writes its own
- * main() that sets up, calls tap_main(argc, argv) and cleans up after it.
+ * A program whose tests share a setup writes its own main() that sets up
+ * (tap_tmpdir(), a check that the program under test is built) and returns
+ * tap_main(argc, argv).
  */
 #ifndef BENCH_TAP_H
 #define BENCH_TAP_H
@@ -55,7 +56,10 @@ bool tap_fail(const char *what, const char *fmt, ...) __attribute__((format(prin
 void tap_skip(const char *reason, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A "# ..." diagnostic line. */
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "Bail out! reason" and exit(1). */
+/*
+ * "Bail out! reason" and exit(1); in a test tap_main() runs, a failed result
+ * "TEST: bailed out: reason" and the end of that test only.
+ */
 void tap_bail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /*
  * Print the closing "# N passed, N failed, N skipped" line (and the plan if
