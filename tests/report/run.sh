@@ -467,7 +467,9 @@ for i in 1 2 3; do
 	for side in a b; do
 		f=1
 		[ "$side" = a ] || f=1.5
-		meta "$g/$side$i" "$side$i" '.workloads = ["w"]'
+		# the host's load while the workloads ran: others used 3-5 % of the
+		# host's CPU during A's boots, 40-42 % during B's
+		meta "$g/$side$i" "$side$i" ".workloads = [\"w\"] | .host_load.workloads.others_pct_median = $([ "$side" = a ] && echo $((2 + i)) || echo $((39 + i)))"
 		d=$(((i * 7 + ${#side}) % 5))
 		# shellcheck disable=SC2046 # the sample lists are split on purpose
 		{
@@ -486,6 +488,13 @@ check "groups: its %change is +50" 50 \
 	"$(jq -r '.metrics[] | select(.name == "planted") | .change_pct | round' "$cj")"
 check "groups: an unchanged metric is not changed, and says why" "false q >= 0.05" \
 	"$(jq -r '.metrics[] | select(.name == "same") | [.changed, .why] | join(" ")' "$cj")"
+check "groups: an unchanged metric says the smallest change the comparison could have seen" yes \
+	"$(jq -r '.metrics[] | select(.name == "same") | if .detectable_pct > 0 then "yes" else "no: \(.detectable_pct)" end' "$cj")"
+check "groups: a changed metric has none (it was seen)" null \
+	"$(jq -r '.metrics[] | select(.name == "planted") | .detectable_pct' "$cj")"
+check_has "compare.txt: 'none > X% seen' beside the unchanged metric" "$g/compare.txt" "q >= 0.05; none > "
+check_has "compare.txt: a warning when the sides' host load differs beyond their spread" "$g/compare.txt" \
+	"warning: the host's load differs between the sides beyond their spread: others used 3-5 % of the host's CPU during A's boots, 40-42 % during B's"
 check "groups: a count gets no p-value" "a count or a single figure: no p-value" \
 	"$(jq -r '.metrics[] | select(.name == "count") | .why' "$cj")"
 check "groups: the changed metric comes first" planted "$(jq -r '.metrics[0].name' "$cj")"
