@@ -96,6 +96,15 @@ void progress_part(uint64_t total, const char *unit, const char *fmt, ...)
 	progress_line();
 }
 
+void progress_what(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(pg.what, sizeof(pg.what), fmt, ap);
+	va_end(ap);
+}
+
 void progress_set(uint64_t done)
 {
 	pg.done = done;

@@ -46,6 +46,8 @@ void progress_start(int parts);
 /* The next part: @total units (0: not known ahead) named @unit, then what it is */
 void progress_part(uint64_t total, const char *unit, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* What the part is at now, its units as they are (no line) */
+void progress_what(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* @n more units of the part done / @done of them done */
 void progress_add(uint64_t n);
 void progress_set(uint64_t done);
