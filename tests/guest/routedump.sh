@@ -104,12 +104,16 @@ small=(--routes 100 --family 4 --reps 1 --warmup 0 --iproute2 none --anchor-inse
 status() { jq -r '.status + ": " + (.reason // "")' "$1/summary.json" 2>/dev/null || echo "no summary.json"; }
 mkdir -p "$tmp/w/dump.csv"
 got_rc=0
-"$bin" run "${small[@]}" --out "$tmp/w" >/dev/null 2>"$tmp/err" || got_rc=$?
+"$bin" run "${small[@]}" --out "$tmp/w" --fail-file "$tmp/w.fail" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "run with dump.csv unwritable exits 1" 1 "$got_rc"
 check "run with dump.csv unwritable names it" yes "$(grep -q "run failed: cannot write $tmp/w/dump.csv" "$tmp/err" && echo yes || echo no)"
+check "run with dump.csv unwritable: the reason in its --fail-file" "cannot write $tmp/w/dump.csv: EISDIR" \
+	"$(jq -r .reason "$tmp/w.fail" 2>/dev/null || echo none)"
 got_rc=0
-"$bin" run "${small[@]}" --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
+"$bin" run "${small[@]}" --out "$tmp/ok" --progress "$tmp/progress" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "run of 100 routes exits 0" 0 "$got_rc"
+check "run's --progress: a note line for the lab's channel as it starts inserting" yes \
+	"$(grep -q '^note routedump run: inserting ipv4 routes 0..99: 0/100 routes (0%); part 1 of 2, ' "$tmp/progress" && echo yes || echo no)"
 got_rc=0
 "$bin" report --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "report of it exits 0" 0 "$got_rc"
