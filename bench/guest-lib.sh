@@ -22,8 +22,9 @@
 # phases, also kept in failures.txt), and copies the stage into the share
 # (OUT, $LAB_OUT/<workload>) whatever happened: a driver that stops on an
 # error still leaves its files and a summary that says where it stopped. It
-# exits 1 when anything failed. A driver's wl_cleanup, when it defines one,
-# runs first at exit (stop loads, remove namespaces).
+# exits 1 when anything failed. A driver's wl_cleanup, when it defines one
+# (stop loads and the processes that write into the stage, remove
+# namespaces), runs after the phases, before the report, and again at exit.
 #
 # Set for the phases: WL (the workload's name, its folder), WL_BIN
 # ($LAB_SRC/build/WL), OUT, STAGE, PROFILE (quick|full), RUN_OPTS (the
@@ -293,6 +294,9 @@ wl_main() {
 		WL_PHASE=$p
 		"$p"
 	done
+	# nothing writes into the stage while the report reads it
+	WL_PHASE=cleanup
+	! declare -F wl_cleanup >/dev/null || wl_cleanup
 	WL_PHASE=report
 	wl_report
 }
