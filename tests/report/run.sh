@@ -425,6 +425,32 @@ cp "$tp/summary.json" "$tmp/taprio-first.json"
 eq "$(cmp -s "$tmp/taprio-first.json" "$tp/summary.json" && echo same)" same \
 	"taprio report run again on its own output: the same summary.json"
 
+# --- report is a function of the run folder: run again, the same figures -----
+# Each workload's raw files (tests/fixtures/raw/: a real run's, trimmed;
+# taprio's the fixture above) through its report once, then again by
+# bench/rereport.sh on a copy: the same metrics, status and targets
+make -s -C "$root" build/bpfqs build/routedump build/ledjitter >/dev/null
+rr=$tmp/rerun
+mkdir -p "$rr/run"
+cp -r "$tp" "$rr/run/taprio"
+for w in bpfqs routedump ledjitter; do
+	cp -r "$root/tests/fixtures/raw/$w" "$rr/run/$w"
+	"$root/build/$w" report --out "$rr/run/$w" >/dev/null 2>&1 && rc=0 || rc=$?
+	eq "$rc" 0 "$w report of a real run's raw files"
+done
+"$root/bench/rereport.sh" "$rr/run" "$rr/again" >"$rr/out" 2>&1 && rc=0 || rc=$?
+eq "$rc" 0 "bench/rereport.sh: each workload's report reproduces its figures"
+for w in bpfqs ledjitter routedump taprio; do
+	has "$rr/out" "$w: same, $(jq '.metrics | length' "$rr/run/$w/summary.json") metrics" \
+		"$w: report run again gives the same summary.json metric for metric"
+done
+# and it sees a difference: one statistic of one metric changed
+jq '.metrics[0].median += 1' "$rr/run/bpfqs/summary.json" >"$rr/s.json"
+mv "$rr/s.json" "$rr/run/bpfqs/summary.json"
+"$root/bench/rereport.sh" "$rr/run" "$rr/again2" >"$rr/out2" 2>&1 && rc=0 || rc=$?
+eq "$rc" 1 "bench/rereport.sh with a metric that differs: exit 1"
+has "$rr/out2" "bpfqs: DIFFERS: metrics: 2 lines differ" "bench/rereport.sh names the workload and the metric that differ"
+
 # --- taprio report of a tuning sweep (tune.json): the variants measured -------
 # window-tc0-x1: the packets of the fixture above; window-tc0-x0.5: failed
 ts=$tmp/taprio-tune
