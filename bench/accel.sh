@@ -1,25 +1,27 @@
 #!/bin/bash
 # Choose QEMU's accelerator: print "kvm" or "tcg".
-# usage: bench/accel.sh IMAGE
+# usage: bench/accel.sh IMAGE [kvm|tcg|auto]
 #
-# LAB_ACCEL=kvm|tcg overrides. Otherwise KVM is probed once per machine (and
-# QEMU version) and the verdict is kept in $LAB_CACHE/accel-verdict: /dev/kvm
-# can exist and answer while a KVM guest never gets past the BIOS, so the
-# probe boots the kernel with a deadline and wants to see it print its banner.
+# kvm or tcg (the run spec's accel: --accel, LAB_ACCEL) is taken as it is.
+# Otherwise KVM is probed once per machine (and QEMU version) and the
+# verdict is kept in $LAB_CACHE/accel-verdict: /dev/kvm can exist and answer
+# while a KVM guest never gets past the BIOS, so the probe boots the kernel
+# with a deadline and wants to see it print its banner.
 set -eu
 
 . "$(dirname "$0")/lib.sh"
 
 image=$1
+asked=${2:-auto}
 deadline=${LAB_KVM_PROBE_SECONDS:-20}
 
-case "${LAB_ACCEL:-auto}" in
+case "$asked" in
 kvm | tcg)
-	echo "$LAB_ACCEL"
+	echo "$asked"
 	exit 0
 	;;
 auto) ;;
-*) usage_error "unknown accelerator LAB_ACCEL='$LAB_ACCEL' (expected kvm, tcg or auto)" ;;
+*) usage_error "unknown accelerator '$asked' (expected kvm, tcg or auto)" ;;
 esac
 
 machine="$(cat /etc/machine-id 2>/dev/null || hostname) $(qemu-system-x86_64 --version | head -1 | tr ' ' _)"

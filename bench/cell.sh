@@ -11,6 +11,8 @@ set -eu
 
 # shellcheck source=bench/matrix-lib.sh
 . "$(dirname "$0")/matrix-lib.sh"
+# shellcheck source=bench/spec.sh
+. "$(dirname "$0")/spec.sh"
 cd "$LAB_ROOT"
 
 mdir=${1:?usage: bench/cell.sh MATRIX_DIR [INDEX]}
@@ -21,11 +23,11 @@ line=$(sed -n "$((idx + 1))p" "$mdir/cells.tsv")
 [ -n "$line" ] || die "cell.sh: $mdir/cells.tsv has no cell $idx ($(wc -l <"$mdir/cells.tsv") cells)"
 
 cell=$(cell_field "$line" name)
-kernel=$(cell_field "$line" kernel)
-profile=$(cell_field "$line" profile)
-trace=$(cell_field "$line" trace)
-schedule=$(cell_field "$line" schedule)
-read -r -a workloads <<<"$(cell_field "$line" workloads)"
+spec=$mdir/cells/$cell.spec
+spec_load "$spec" || die "cell.sh: no run spec of cell $cell ($spec)"
+kernel=$(spec_get kernel)
+profile=$(spec_get profile)
+workloads=$(spec_get workloads)
 statusf=$mdir/status/$cell
 mkdir -p "$mdir/status" "$mdir/logs"
 job=
@@ -61,12 +63,9 @@ exec > >(tee -a "$mdir/logs/$cell.log") 2>&1
 trap 'write_status failed 143 "stopped by a signal (a Slurm time limit or scancel?)"; exit 143' TERM
 trap 'write_status failed 130 "interrupted"; exit 130' INT
 
-log cell "cell $cell (index $idx) on $(hostname -s)${job:+, Slurm task $job}: $kernel kernel, $profile profile, ${workloads[*]}"
+log cell "cell $cell (index $idx) on $(hostname -s)${job:+, Slurm task $job}: $kernel kernel, $profile profile, $workloads"
 rc=0
-LAB_RESULTS=$mdir LAB_RUN_NAME=$cell \
-	LAB_CMDLINE_EXTRA=$(cell_field "$line" cmdline) LAB_SYSCTLS=$(cell_field "$line" sysctls) \
-	LAB_TAPRIO_SCHEDULE_FILE=$schedule \
-	bench/run.sh run "$kernel" "$profile" "$trace" "${workloads[@]}" || rc=$?
+bench/run.sh "$spec" || rc=$?
 trap - TERM INT
 if [ "$rc" -eq 0 ]; then
 	write_status "done" 0

@@ -14,6 +14,10 @@
 set -eu
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/spec.sh
+. "$(dirname "$0")/spec.sh"
+# shellcheck source=bench/progress.sh
+. "$(dirname "$0")/progress.sh"
 
 [ "${LAB_TEST_FAKE_GUEST:-}" = 1 ] ||
 	die "bench/fake-guest.sh is for the harness's tests: it runs only with LAB_TEST_FAKE_GUEST=1"
@@ -23,6 +27,7 @@ secs=${LAB_TEST_FAKE_SECONDS:-1}
 [[ "$secs" =~ ^[0-9]+([.][0-9]+)?$ ]] || usage_error "LAB_TEST_FAKE_SECONDS='$secs' is not a number of seconds"
 fixtures=$LAB_ROOT/tests/fixtures/workloads
 [ -f "$rundir/guest/job.sh" ] || die "no job file $rundir/guest/job.sh"
+spec_load "$rundir/run.spec" || exit 2
 
 fail=0
 for f in ${LAB_TEST_FAKE_FAIL:-}; do
@@ -35,14 +40,14 @@ log vm "FAKE guest (LAB_TEST_FAKE_GUEST=1): no kernel boots; results from $fixtu
 t0=$(now_ns)
 echo "FAKE guest of the lab's tests (LAB_TEST_FAKE_GUEST=1): no kernel booted" >"$rundir/console.log"
 echo "FAKE guest: QEMU did not run" >"$rundir/qemu.log"
-printf '# %s\n' "${LAB_PROGRESS_KEY:-}" >"$rundir/progress.log"
+printf '# %s\n' "$(progress_key)" >"$rundir/progress.log"
 g=$rundir/guest
 {
 	echo "kernel_release=fake"
 	echo "kernel_version=FAKE guest (LAB_TEST_FAKE_GUEST=1)"
 	echo "hz=250"
 	echo "clocksource=fake"
-	echo "guest_cpus=${LAB_VCPUS:-4}"
+	echo "guest_cpus=$(spec_get vcpus 4)"
 } >"$g/info.env"
 echo fake >"$g/net_mode"
 : >"$g/first-step"
@@ -87,8 +92,8 @@ done <"$g/job.sh"
 elapsed=$(secs_since "$t0")
 {
 	echo "accel=fake"
-	echo "vcpus=${LAB_VCPUS:-4}"
-	echo "mem_mb=${LAB_MEM_MB:-2048}"
+	echo "vcpus=$(spec_get vcpus 4)"
+	echo "mem_mb=$(spec_get mem_mb 2048)"
 	echo "net_mode=fake"
 	echo "qemu_version=fake"
 	echo "boot_seconds=0"

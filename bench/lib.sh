@@ -62,34 +62,93 @@ sha256_of() {
 	cat "$@" | sha256sum | cut -c1-16
 }
 
+# The kernel flavours (kernel/build.sh): lab, stock and debug of Linux 6.1,
+# and the same of 6.12
+# shellcheck disable=SC2034 # read by bench/cli.sh, bench/matrix-lib.sh, kernel/build.sh
+KERNEL_FLAVOURS="lab stock debug lab-6.12 stock-6.12 debug-6.12"
+
+# kernel_version_of FLAVOUR: the Linux version a flavour builds (6.1, 6.12)
+kernel_version_of() {
+	case "$1" in
+	*-6.12) echo 6.12 ;;
+	*) echo 6.1 ;;
+	esac
+}
+
+# lab_workloads: the workloads there are, one a line: the folders of
+# workloads/ with a main.c and an executable driver.sh
+lab_workloads() {
+	local d
+	for d in "$LAB_ROOT"/workloads/*/; do
+		[ -f "$d/main.c" ] && [ -x "$d/driver.sh" ] && basename "$d"
+	done
+	return 0
+}
+
+# lab_host_load: source each workload's host side, workloads/<w>/host.sh,
+# where there is one: functions named <w>_declare (its options and commands
+# for run-lab.sh), <w>_check (its run spec keys, before a guest boots),
+# <w>_stage RUN_DIR (its files into the run folder); see workloads/taprio/host.sh
+lab_host_load() {
+	local w
+	for w in $(lab_workloads); do
+		# shellcheck source=/dev/null
+		[ ! -f "$LAB_ROOT/workloads/$w/host.sh" ] || . "$LAB_ROOT/workloads/$w/host.sh"
+	done
+}
+
+# ab_write_env DIR: DIR/ab.env, what an A/B folder is (ab.sh's and the
+# matrix engines' alike), from the ab keys of the run spec SPEC, with the
+# meta.json keys the comparison is meant to change ("asked")
+ab_write_env() {
+	local asked=''
+	[ "$(spec_get ab.a)" = "$(spec_get ab.b)" ] ||
+		asked+=kernel_flavour,kernel_key,series_hash,config_hash,kernel_version,
+	[ -z "$(spec_get ab.b_cmdline)" ] || asked+=cmdline_extra,
+	[ -z "$(spec_get ab.b_sysctls)" ] || asked+=sysctls,
+	{
+		echo "ab_id=$(basename -- "$1")"
+		echo "boots=$(spec_get ab.boots)"
+		echo "a_kernel=$(spec_get ab.a)"
+		echo "b_kernel=$(spec_get ab.b)"
+		echo "b_cmdline=$(spec_get ab.b_cmdline)"
+		echo "b_sysctls=$(spec_get ab.b_sysctls)"
+		echo "profile=$(spec_get profile)"
+		echo "workloads=$(spec_get workloads)"
+		echo "asked=${asked%,}"
+	} | atomic_write "$1/ab.env"
+}
+
+# ab_order I: the sides of the I-th pair of boots of an A/B, in the order
+# they boot: ABBA (a b, b a, a b, ...), so that a steady drift of the host
+# over the minutes biases neither side
+ab_order() {
+	if [ $(($1 % 2)) = 1 ]; then echo a b; else echo b a; fi
+}
+
+# ab_boot_spec SIDE RESULTS NAME: SPEC, an A/B's spec, made the run spec of
+# one boot of SIDE (a or b): its kernel, and on the B side the command line
+# and sysctls asked for, into RESULTS/NAME
+ab_boot_spec() {
+	local cl
+	spec_set command run
+	spec_set kernel "$(spec_get "ab.$1")"
+	spec_set results "$2"
+	spec_set run_name "$3"
+	if [ "$1" = b ]; then
+		cl="$(spec_get cmdline) $(spec_get ab.b_cmdline)"
+		read -r cl <<<"$cl"
+		spec_set cmdline "$cl"
+		spec_set sysctls "$(spec_get ab.b_sysctls)"
+	fi
+}
+
 # kernel_build FLAVOUR: the kernel FLAVOUR (lab|stock|debug), built or served by the
 # cache (kernel/build.sh), its key=value lines in the associative array
 # `build` (image, key, config, config_hash, series_hash, version,
 # build_seconds); then the kernel's testptp from that tree in build/testptp,
 # for the PTP clock's conformance (the guest builds it, slowly, when this
 # fails). Returns 1 when the build fails or gives no image.
-# ab_write_env DIR BOOTS A B CMDLINE SYSCTLS PROFILE WORKLOAD...: DIR/ab.env,
-# what an A/B folder is (ab.sh's and the matrix engines' alike), with the
-# meta.json keys the comparison is meant to change ("asked")
-ab_write_env() {
-	local dir=$1 boots=$2 ka=$3 kb=$4 b_cmdline=$5 b_sysctls=$6 profile=$7 asked=
-	shift 7
-	[ "$ka" = "$kb" ] || asked+=kernel_flavour,kernel_key,series_hash,config_hash,kernel_version,
-	[ -z "$b_cmdline" ] || asked+=cmdline_extra,
-	[ -z "$b_sysctls" ] || asked+=sysctls,
-	{
-		echo "ab_id=$(basename -- "$dir")"
-		echo "boots=$boots"
-		echo "a_kernel=$ka"
-		echo "b_kernel=$kb"
-		echo "b_cmdline=$b_cmdline"
-		echo "b_sysctls=$b_sysctls"
-		echo "profile=$profile"
-		echo "workloads=$*"
-		echo "asked=${asked%,}"
-	} | atomic_write "$dir/ab.env"
-}
-
 kernel_build() {
 	local out k v
 	declare -gA build=()
@@ -101,5 +160,5 @@ kernel_build() {
 		printf 'error: kernel/build.sh %s gave no image\n' "$1" >&2
 		return 1
 	fi
-	make -s -C "$LAB_ROOT" build/testptp KTREE="$LAB_CACHE/$1/linux" >/dev/null 2>&1 || true
+	make -s -C "$LAB_ROOT" build/testptp KTREE="${build[src]}" >/dev/null 2>&1 || true
 }

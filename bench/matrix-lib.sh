@@ -8,7 +8,11 @@
 # A matrix folder ($LAB_RESULTS/<matrix-id>/) holds:
 #   matrix.txt    the matrix file (or what ab / tune-taprio made of their options)
 #   matrix.env    id, kind (matrix|ab|tune), created, lab commit
+#   matrix.spec   the run spec it runs with (bench/spec.sh: the engine, the
+#                 guest's settings...), as run-lab.sh made it
 #   cells.tsv     one cell a line (see matrix_cells), in the order they run
+#   cells/CELL.spec  the run spec of each cell (cell_spec)
+#   schedules/    the taprio schedules of the matrix, which the cells use
 #   status/CELL   the cell's state (state=running|done|failed, host, job,
 #                 started, ended, rc, run), written by bench/cell.sh
 #   logs/CELL.log what the cell printed
@@ -20,17 +24,7 @@
 # shellcheck source=bench/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-MATRIX_KERNELS="lab stock debug"
 MATRIX_MAX_BOOTS=50
-
-# matrix_workloads: the workloads there are (as ./run-lab.sh list)
-matrix_workloads() {
-	local d
-	for d in "$LAB_ROOT"/workloads/*/; do
-		[ -f "$d/main.c" ] && [ -x "$d/driver.sh" ] && basename "$d"
-	done
-	return 0
-}
 
 # matrix_parse FILE: read the matrix file into
 #   M_KERNELS M_VARIANTS M_WORKLOADS M_PROFILES M_SCHEDULES (arrays),
@@ -48,7 +42,7 @@ matrix_parse() {
 		printf "error: matrix file '%s' does not exist or is not readable\n" "$file" >&2
 		return 1
 	fi
-	known=$(matrix_workloads)
+	known=$(lab_workloads)
 	err() { errors+=("$file:$lineno: $*"); }
 	while IFS= read -r line || [ -n "$line" ]; do
 		lineno=$((lineno + 1))
@@ -77,8 +71,9 @@ matrix_parse() {
 		case "$axis" in
 		kernels)
 			for v in "${vals[@]}"; do
-				if ! grep -qxF -- "$v" <(tr ' ' '\n' <<<"$MATRIX_KERNELS"); then
-					err "unknown kernel '$v' (expected one of: $MATRIX_KERNELS)"
+				# shellcheck disable=SC2086 # KERNEL_FLAVOURS is a word list
+				if ! one_of "$v" $KERNEL_FLAVOURS; then
+					err "unknown kernel '$v' (expected one of: $KERNEL_FLAVOURS)"
 				elif printf '%s\n' "${M_KERNELS[@]}" | grep -qxF -- "$v"; then
 					err "kernel '$v' given twice"
 				else
@@ -202,18 +197,27 @@ matrix_parse() {
 # The columns of cells.tsv, tab-separated, in this order
 MATRIX_COLUMNS="name arm group kernel cmdline sysctls workloads profile schedule boot trace"
 
-# matrix_cells: the cells of the parsed matrix on stdout, one a line (the
-# columns above; workloads space-separated; schedule an absolute path or
-# "-"; empty fields "-"). Interleaved as ab does: for each boot, every
-# group, and in it every arm (kernel x variant), so drifting host load falls
-# on all arms alike. A cell's name is its arm (kernel, and variant when the
-# matrix has variants), its group's axes that have more than one value,
-# and its boot: lab-nojit-b2, stock-bpfqs-quick-b1, ...
+# matrix_cells TRACE: the cells of the parsed matrix on stdout, one a line
+# (the columns above; workloads space-separated; schedule an absolute path
+# or "-"; empty fields "-"; trace TRACE, 0 or 1). Interleaved as ab does:
+# for each boot, every group, and in it every arm (kernel x variant), the
+# arms in reverse order on even boots, so drifting host load falls on all
+# arms alike. A cell's name is its arm (kernel, and variant when the matrix
+# has variants), its group's axes that have more than one value, and its
+# boot: lab-nojit-b2, stock-bpfqs-quick-b1, ...
 matrix_cells() {
-	local b k v w p s name arm group sname
+	local b k v w p s name arm arms group sname trace=${1:-0}
 	local scheds=("${M_SCHEDULES[@]}")
 	[ "${#scheds[@]}" -gt 0 ] || scheds=(-)
 	for ((b = 1; b <= M_BOOTS; b++)); do
+		# the arms (kernel:variant), in reverse order on even boots (as ab's
+		# ABBA), so that a steady drift of the host biases no arm
+		arms=()
+		for k in "${M_KERNELS[@]}"; do
+			for v in "${M_VARIANTS[@]}"; do
+				if [ $((b % 2)) = 1 ]; then arms+=("$k:$v"); else arms=("$k:$v" "${arms[@]}"); fi
+			done
+		done
 		for w in "${M_WORKLOADS[@]}"; do
 			for p in "${M_PROFILES[@]}"; do
 				for s in "${scheds[@]}"; do
@@ -225,14 +229,13 @@ matrix_cells() {
 						group+="-${sname%.sched}"
 					fi
 					group=${group#-}
-					for k in "${M_KERNELS[@]}"; do
-						for v in "${M_VARIANTS[@]}"; do
-							arm=$k
-							[ "$M_HAS_VARIANTS" = 0 ] || arm+="-$v"
-							name=$arm${group:+-$group}-b$b
-							printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$arm" "${group:--}" \
-								"$k" "${M_CMDLINE[$v]:--}" "${M_SYSCTLS[$v]:--}" "${w//,/ }" "$p" "$s" "$b" 0
-						done
+					for arm in "${arms[@]}"; do
+						k=${arm%%:*} v=${arm#*:}
+						arm=$k
+						[ "$M_HAS_VARIANTS" = 0 ] || arm+="-$v"
+						name=$arm${group:+-$group}-b$b
+						printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$arm" "${group:--}" \
+							"$k" "${M_CMDLINE[$v]:--}" "${M_SYSCTLS[$v]:--}" "${w//,/ }" "$p" "$s" "$b" "$trace"
 					done
 				done
 			done
@@ -253,6 +256,25 @@ cell_field() {
 		i=$((i + 1))
 	done
 	die "cell_field: no column '$2'"
+}
+
+# cell_spec MDIR TSV_LINE: SPEC, the matrix's run spec, made the run spec of
+# one cell: its kernel, variant (command line, sysctls), workloads, profile
+# and schedule, into MDIR/CELL
+cell_spec() {
+	local cl
+	cl="$(spec_get cmdline) $(cell_field "$2" cmdline)"
+	read -r cl <<<"$cl"
+	spec_set command run
+	spec_set kernel "$(cell_field "$2" kernel)"
+	spec_set cmdline "$cl"
+	spec_set sysctls "$(cell_field "$2" sysctls)"
+	spec_set workloads "$(cell_field "$2" workloads)"
+	spec_set profile "$(cell_field "$2" profile)"
+	spec_set trace "$(cell_field "$2" trace)"
+	spec_set taprio.schedule "$(cell_field "$2" schedule)"
+	spec_set results "$1"
+	spec_set run_name "$(cell_field "$2" name)"
 }
 
 # matrix_new_dir RESULTS KIND: make a new matrix folder <stamp>-KIND[-N]

@@ -4,23 +4,29 @@
 # local engine (one after another here) or the slurm engine (a job array,
 # one task per cell, and the merge as a job depending on it); their status.
 # usage:
-#   bench/matrix.sh check FILE                   parse FILE, print its cells
-#   bench/matrix.sh run FILE ENGINE TRACE        run FILE's cells, then merge
-#   bench/matrix.sh ab ENGINE BOOTS A_KERNEL B_KERNEL PROFILE TRACE B_CMDLINE B_SYSCTLS WORKLOAD...
-#   bench/matrix.sh tune ENGINE SCHEDULE BOUND_US PROFILE KERNEL TRACE
-#   bench/matrix.sh status FILE|ID|DIR           cells done, running, failed
-# ENGINE is local or slurm. Called by run-lab.sh, which has checked the
-# options. The slurm engine's settings come from the environment:
-# LAB_SLURM_PARTITION, LAB_SLURM_ACCOUNT, LAB_SLURM_TIME, LAB_SLURM_CPUS,
-# LAB_SLURM_MEM, LAB_SLURM_WAIT (1: wait for the merge and print it).
+#   bench/matrix.sh check FILE              parse FILE, print its cells
+#   bench/matrix.sh run FILE SPEC_FILE      run FILE's cells, then merge
+#   bench/matrix.sh ab SPEC_FILE            ./run-lab.sh ab's boots as cells
+#   bench/matrix.sh status FILE|ID|DIR      cells done, running, failed
+# SPEC_FILE is the run spec run-lab.sh made of the command line
+# (bench/spec.sh): engine (local or slurm), trace, the guest's settings, the
+# slurm engine's settings (slurm.partition, slurm.account, slurm.time,
+# slurm.cpus, slurm.mem from --slurm-* or LAB_SLURM_*; slurm.wait: wait for
+# the merge and print it), matrix.kind (matrix, or tune for a schedule
+# sweep: taprio.tune is then the schedule swept around), and for ab its keys
+# (bench/ab.sh). Each cell runs with a run spec of its own, cells/CELL.spec.
 set -eu
 
 # shellcheck source=bench/matrix-lib.sh
 . "$(dirname "$0")/matrix-lib.sh"
+# shellcheck source=bench/spec.sh
+. "$(dirname "$0")/spec.sh"
 cd "$LAB_ROOT"
+lab_host_load
 LAB_PROG="./run-lab.sh matrix"
 
 results=${LAB_RESULTS:-$LAB_ROOT/results}
+declare -gA SPEC=()
 # the states of a Slurm job that has not ended
 SQ_ACTIVE=PENDING,RUNNING,CONFIGURING,COMPLETING,SUSPENDED
 
@@ -36,27 +42,48 @@ print_cells() {
 		printf "  %-32s %s kernel, %s, %s%s%s\n", $1, $4, $7, $8, sched, extra }'
 }
 
-# check_schedules: taprio's own parser on every schedule (build/taprio),
-# against the guest NIC's min(4, LAB_VCPUS) TX queues
+# check_schedules: taprio's own parser on every schedule, against the
+# guest NIC's TX queues (workloads/taprio/host.sh)
 check_schedules() {
-	local s vcpus=${LAB_VCPUS:-4} queues=4
-	[ "${#M_SCHEDULES[@]}" -gt 0 ] || return 0
-	[[ "$vcpus" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_VCPUS='$vcpus' is not a positive number"
-	[ "$vcpus" -ge "$queues" ] || queues=$vcpus
+	local s
 	for s in "${M_SCHEDULES[@]}"; do
-		build/taprio check --queues "$queues" "$s" >/dev/null ||
-			die "matrix schedule '$s' refused (see above; the guest's eth0 has $queues TX queues with LAB_VCPUS=$vcpus)"
+		taprio_check_schedule "matrix schedule" "$s"
 	done
 }
 
-# new_matrix KIND FILE: a matrix folder for the parsed FILE, its cells.tsv
+# new_matrix KIND FILE: a matrix folder for the parsed FILE: the file, the
+# run spec it runs with (matrix.spec), its schedules (schedules/, which its
+# cells use), cells.tsv and a run spec per cell (cells/CELL.spec); prints
+# its path
 new_matrix() {
-	local mdir
+	local mdir s name line
 	mdir=$(matrix_new_dir "$results" "$1")
 	cp -- "$2" "$mdir/matrix.txt"
 	matrix_write_env "$mdir" "$1"
 	[ -z "$M_TUNE_BOUND" ] || echo "tune_bound_us=$M_TUNE_BOUND" >>"$mdir/matrix.env"
-	matrix_cells | atomic_write "$mdir/cells.tsv"
+	# the schedules travel in the matrix folder, and the cells use those
+	if [ "${#M_SCHEDULES[@]}" -gt 0 ] || [ -n "$(spec_get taprio.tune)" ]; then
+		mkdir -p "$mdir/schedules"
+		for s in "${!M_SCHEDULES[@]}"; do
+			name=$(basename -- "${M_SCHEDULES[$s]}")
+			[ ! -e "$mdir/schedules/$name" ] || die "two schedules of the matrix are named $name"
+			cp -- "${M_SCHEDULES[$s]}" "$mdir/schedules/$name"
+			M_SCHEDULES[s]=$mdir/schedules/$name
+		done
+	fi
+	if [ -n "$(spec_get taprio.tune)" ]; then
+		cp -- "$(spec_get taprio.tune)" "$mdir/schedules/original.sched"
+		echo "tune_schedule=$mdir/schedules/original.sched" >>"$mdir/matrix.env"
+	fi
+	spec_write "$mdir/matrix.spec"
+	matrix_cells "$(spec_get trace 0)" | atomic_write "$mdir/cells.tsv"
+	mkdir -p "$mdir/cells"
+	while IFS= read -r line; do
+		(
+			cell_spec "$mdir" "$line"
+			spec_write "$mdir/cells/$(cell_field "$line" name).spec"
+		)
+	done <"$mdir/cells.tsv"
 	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
 	mv -T "$results/.latest.tmp.$$" "$results/latest"
 	printf '%s\n' "$mdir"
@@ -67,36 +94,35 @@ new_matrix() {
 # longest cell's guest deadline plus 30 min (a kernel build, the report)
 slurm_settings() {
 	local mdir=$1 per max=0 w n
-	S_PARTITION=${LAB_SLURM_PARTITION:-}
-	S_ACCOUNT=${LAB_SLURM_ACCOUNT:-}
-	S_CPUS=${LAB_SLURM_CPUS:-${LAB_VCPUS:-4}}
-	S_MEM=${LAB_SLURM_MEM:-$((${LAB_MEM_MB:-2048} + 1024))M}
+	S_PARTITION=$(spec_get slurm.partition)
+	S_ACCOUNT=$(spec_get slurm.account)
+	S_CPUS=$(spec_get slurm.cpus "$(spec_get vcpus 4)")
+	S_MEM=$(spec_get slurm.mem "$(($(spec_get mem_mb 2048) + 1024))M")
 	while IFS= read -r line; do
 		per=900
 		[ "$(cell_field "$line" profile)" = quick ] || per=2700
 		read -r -a w <<<"$(cell_field "$line" workloads)"
-		n=${LAB_DEADLINE:-$((600 + per * ${#w[@]}))}
+		n=$(spec_get deadline $((600 + per * ${#w[@]})))
 		[ "$n" -le "$max" ] || max=$n
 	done <"$mdir/cells.tsv"
-	S_TIME=${LAB_SLURM_TIME:-$(((max + 1800 + 59) / 60))}
+	S_TIME=$(spec_get slurm.time $(((max + 1800 + 59) / 60)))
 }
 
-# slurm_check ENGINE: for the slurm engine, sbatch and the settings given in
-# the environment, checked before a matrix folder is made
+# slurm_check: for the slurm engine, sbatch and the settings of the run spec
+# (--slurm-* or LAB_SLURM_*), checked before a matrix folder is made
 slurm_check() {
 	local v
-	[ "$1" = slurm ] || return 0
+	[ "$(spec_get engine local)" = slurm ] || return 0
 	command -v sbatch >/dev/null ||
 		die "the slurm engine needs sbatch (Debian's slurm-wlm, and a cluster), or use --engine local"
-	v=${LAB_SLURM_CPUS:-${LAB_VCPUS:-4}}
+	v=$(spec_get slurm.cpus "$(spec_get vcpus 4)")
 	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage_error "bad Slurm CPUs per task '$v' (LAB_SLURM_CPUS, --slurm-cpus): expected a positive number"
-	v=${LAB_SLURM_MEM:-1M}
+	v=$(spec_get slurm.mem 1M)
 	[[ "$v" =~ ^[1-9][0-9]*[KMGT]?$ ]] || usage_error "bad Slurm memory per task '$v' (LAB_SLURM_MEM, --slurm-mem): expected a size like 3072M or 4G"
-	v=${LAB_SLURM_TIME:-1}
+	v=$(spec_get slurm.time 1)
 	[[ "$v" =~ ^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$ ]] || usage_error "bad Slurm time limit '$v' (LAB_SLURM_TIME, --slurm-time): expected minutes, HH:MM:SS or D-HH:MM:SS"
-	v=${LAB_SLURM_PARTITION:-}${LAB_SLURM_ACCOUNT:-}
-	[[ "$v" =~ ^[A-Za-z0-9_.,-]*$ ]] || usage_error "bad Slurm partition '${LAB_SLURM_PARTITION:-}' or account '${LAB_SLURM_ACCOUNT:-}'"
-	case "${LAB_SLURM_WAIT:-0}" in 0 | 1) ;; *) usage_error "LAB_SLURM_WAIT='$LAB_SLURM_WAIT' (expected 0 or 1)" ;; esac
+	v=$(spec_get slurm.partition)$(spec_get slurm.account)
+	[[ "$v" =~ ^[A-Za-z0-9_.,-]*$ ]] || usage_error "bad Slurm partition '$(spec_get slurm.partition)' or account '$(spec_get slurm.account)'"
 }
 
 engine_local() {
@@ -113,9 +139,9 @@ engine_local() {
 	return "$rc"
 }
 
-# given_or VAR TEXT: " (given)" when the variable VAR is set, else TEXT
+# given_or KEY TEXT: " (given)" when the run spec sets KEY, else TEXT
 given_or() {
-	if [ -n "${!1:-}" ]; then echo " (given)"; else echo "$2"; fi
+	if [ -n "$(spec_get "$1")" ]; then echo " (given)"; else echo "$2"; fi
 }
 
 engine_slurm() {
@@ -129,9 +155,9 @@ engine_slurm() {
 	log matrix "  kernel cache (LAB_CACHE; shared, or each node builds under its lock): $LAB_CACHE"
 	log matrix "  partition (LAB_SLURM_PARTITION, --slurm-partition): ${S_PARTITION:-the cluster default}"
 	log matrix "  account (LAB_SLURM_ACCOUNT, --slurm-account): ${S_ACCOUNT:-the user default}"
-	log matrix "  time limit per cell (LAB_SLURM_TIME, --slurm-time): $S_TIME$(given_or LAB_SLURM_TIME " min (default: the longest guest deadline + 30 min)")"
-	log matrix "  CPUs per cell (LAB_SLURM_CPUS, --slurm-cpus): $S_CPUS$(given_or LAB_SLURM_CPUS " (default: LAB_VCPUS)")"
-	log matrix "  memory per cell (LAB_SLURM_MEM, --slurm-mem): $S_MEM$(given_or LAB_SLURM_MEM " (default: LAB_MEM_MB + 1024M)")"
+	log matrix "  time limit per cell (LAB_SLURM_TIME, --slurm-time): $S_TIME$(given_or slurm.time " min (default: the longest guest deadline + 30 min)")"
+	log matrix "  CPUs per cell (LAB_SLURM_CPUS, --slurm-cpus): $S_CPUS$(given_or slurm.cpus " (default: LAB_VCPUS)")"
+	log matrix "  memory per cell (LAB_SLURM_MEM, --slurm-mem): $S_MEM$(given_or slurm.mem " (default: LAB_MEM_MB + 1024M)")"
 	common=(--parsable --chdir="$LAB_ROOT" --export=ALL)
 	[ -z "$S_PARTITION" ] || common+=(--partition="$S_PARTITION")
 	[ -z "$S_ACCOUNT" ] || common+=(--account="$S_ACCOUNT")
@@ -165,7 +191,7 @@ engine_slurm() {
 	echo "matrix: $mdir"
 	echo "  ./run-lab.sh matrix --status $id     # cells done, running, failed"
 	echo "  $mdir/merge.txt                      # the merge, when job $merge has run"
-	[ "${LAB_SLURM_WAIT:-0}" = 1 ] || return 0
+	[ "$(spec_get slurm.wait)" = 1 ] || return 0
 	log matrix "waiting for the merge job $merge"
 	while [ -n "$(squeue -h -j "$merge" -t "$SQ_ACTIVE" -o %i 2>/dev/null)" ]; do
 		sleep 2
@@ -240,81 +266,68 @@ check)
 	print_cells
 	;;
 run)
-	[ $# -eq 3 ] || usage_error "matrix run takes FILE ENGINE TRACE"
+	[ $# -eq 2 ] || usage_error "matrix run takes FILE SPEC_FILE"
+	spec_load "$2" || exit 2
+	results=$(spec_get results "$results")
 	matrix_parse "$1" || exit 2
 	check_schedules
-	slurm_check "$2"
-	mdir=$(new_matrix matrix "$1")
-	sed -i "s/\t0$/\t$3/" "$mdir/cells.tsv"
-	run_engine "$2" "$mdir"
+	slurm_check
+	mdir=$(new_matrix "$(spec_get matrix.kind matrix)" "$1")
+	run_engine "$(spec_get engine local)" "$mdir"
 	;;
 ab)
-	[ $# -ge 9 ] || usage_error "matrix ab takes ENGINE BOOTS A B PROFILE TRACE CMDLINE SYSCTLS WORKLOAD..."
-	engine=$1 boots=$2 ka=$3 kb=$4 profile=$5 trace=$6 b_cmdline=$7 b_sysctls=$8
-	shift 8
-	slurm_check "$engine"
+	[ $# -eq 1 ] || usage_error "matrix ab takes SPEC_FILE"
+	spec_load "$1" || exit 2
+	results=$(spec_get results "$results")
+	slurm_check
+	boots=$(spec_get ab.boots)
+	[ -n "$boots" ] || boots=$([ "$(spec_get profile)" = quick ] && echo 3 || echo 5)
+	spec_set ab.boots "$boots"
+	ka=$(spec_get ab.a) kb=$(spec_get ab.b)
+	b_cmdline=$(spec_get ab.b_cmdline) b_sysctls=$(spec_get ab.b_sysctls)
+	read -r -a workloads <<<"$(spec_get workloads)"
 	mdir=$(matrix_new_dir "$results" ab)
 	matrix_write_env "$mdir" ab
-	ab_write_env "$mdir" "$boots" "$ka" "$kb" "$b_cmdline" "$b_sysctls" "$profile" "$@"
+	ab_write_env "$mdir"
+	spec_write "$mdir/matrix.spec"
 	{
-		echo "# ./run-lab.sh ab --engine $engine: side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+		echo "# ./run-lab.sh ab --engine $(spec_get engine local): side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
 		echo "# (an A/B is two arms, not a cross product: its cells are in cells.tsv)"
 		echo "workloads $(
 			IFS=,
-			echo "$*"
+			echo "${workloads[*]}"
 		)"
-		echo "profiles $profile"
+		echo "profiles $(spec_get profile)"
 		echo "boots $boots"
 	} >"$mdir/matrix.txt"
 	for ((i = 1; i <= boots; i++)); do
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "a$i" a - "$ka" - - "$*" "$profile" - "$i" "$trace" \
-			"b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}" "$*" "$profile" - "$i" "$trace"
+		for side in $(ab_order "$i"); do
+			if [ "$side" = a ]; then
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t' "a$i" a - "$ka" - -
+			else
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t' "b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}"
+			fi
+			printf '%s\t%s\t-\t%s\t%s\n' "${workloads[*]}" "$(spec_get profile)" "$i" "$(spec_get trace 0)"
+		done
 	done | atomic_write "$mdir/cells.tsv"
-	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
-	mv -T "$results/.latest.tmp.$$" "$results/latest"
-	log ab "$boots boots a side as cells of the $engine engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
-	run_engine "$engine" "$mdir"
-	;;
-tune)
-	[ $# -eq 6 ] || usage_error "matrix tune takes ENGINE SCHEDULE BOUND_US PROFILE KERNEL TRACE"
-	engine=$1 file=$2 bound=$3 profile=$4 kernel=$5 trace=$6
-	slurm_check "$engine"
-	work=$(mktemp -d)
-	trap 'rm -rf -- "$work"' EXIT
-	mkdir -p "$work/schedules"
-	num_tc=$(build/taprio num-tc "$file")
-	# the variants of workloads/taprio/tune.sh, each a cell of its own
-	for ((tc = 0; tc < num_tc; tc++)); do
-		for s in 0.25 0.5 0.75 1 1.5; do
-			build/taprio variant --tc "$tc" --scale "$s" "$file" >"$work/schedules/window-tc$tc-x$s.sched"
+	mkdir -p "$mdir/cells"
+	for ((i = 1; i <= boots; i++)); do
+		for side in a b; do
+			(
+				ab_boot_spec "$side" "$mdir" "$side$i"
+				spec_write "$mdir/cells/$side$i.spec"
+			)
 		done
 	done
-	for s in 0.5 1 2; do
-		build/taprio variant --scale "$s" "$file" >"$work/schedules/cycle-tcall-x$s.sched"
-	done
-	{
-		echo "# ./run-lab.sh tune-taprio $(basename -- "$file") --engine $engine: each variant of the"
-		echo "# sweep around it measured in a boot of its own (schedules/)"
-		echo "kernels $kernel"
-		echo "workloads taprio"
-		echo "profiles $profile"
-		echo "schedules $(find "$work/schedules" -name '*.sched' | sort -V | tr '\n' ' ')"
-		echo "tune-bound-us $bound"
-	} >"$work/matrix.txt"
-	matrix_parse "$work/matrix.txt" || exit 2
-	mdir=$(new_matrix tune "$work/matrix.txt")
-	# the schedules travel in the matrix folder, and the cells use those
-	cp -r -- "$work/schedules" "$mdir/"
-	cp -- "$file" "$mdir/schedules/original.sched"
-	echo "tune_schedule=$mdir/schedules/original.sched" >>"$mdir/matrix.env"
-	sed -i "s#$work/schedules/#$mdir/schedules/#g" "$mdir/matrix.txt" "$mdir/cells.tsv"
-	sed -i "s/\t0$/\t$trace/" "$mdir/cells.tsv"
-	run_engine "$engine" "$mdir"
+	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
+	mv -T "$results/.latest.tmp.$$" "$results/latest"
+	log ab "$boots boots a side as cells of the $(spec_get engine local) engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+	run_engine "$(spec_get engine local)" "$mdir"
 	;;
 status)
 	[ $# -eq 1 ] || usage_error "matrix --status takes one matrix file, id or folder"
 	mdir=$(matrix_resolve "$1")
 	status "$mdir"
 	;;
-*) usage_error "unknown matrix command '$cmd' (expected check, run, ab, tune or status)" ;;
+*) usage_error "unknown matrix command '$cmd' (expected check, run, ab or status)" ;;
 esac

@@ -96,26 +96,32 @@ runs_of() {
 }
 
 # --- comparisons ---------------------------------------------------------------
-# run_compare A_RUNS B_RUNS OUTDIR [ASKED]: bench/compare.sh of the runs into
-# OUTDIR (ASKED: the meta.json keys the arms differ in), or of the ab matrix
-# folder itself when OUTDIR is empty
-run_compare() {
-	if [ -n "$3" ]; then
-		LAB_COMPARE_ASKED=${4:-} bench/compare.sh "$1" "$2" "$3"
-	else
-		bench/compare.sh "$mdir"
-	fi
-}
-
-# compare_into WHAT A_RUNS B_RUNS [OUTDIR [ASKED]]: bench/compare.sh, its verdict lines
+# compare_into WHAT [GROUP ARM]: bench/compare.sh and its verdict lines: of
+# an ab matrix, side B against side A, into the matrix folder itself; of any
+# other, arm ARM against the first arm within GROUP, into
+# compare/GROUP/ARM-vs-FIRST/, told the meta.json keys the arms differ in
 compare_into() {
-	local what=$1 a=$2 b=$3 out=${4:-} asked=${5:-} logf status=ok dir
+	local what=$1 a b out='' asked='' logf status=ok dir
+	if [ $# -eq 1 ]; then
+		a=$(runs_of - a)
+		b=$(runs_of - b)
+	else
+		a=$(runs_of "$2" "${arms[0]}")
+		b=$(runs_of "$2" "$3")
+		out=$mdir/compare/${2/#-/all}/$3-vs-${arms[0]}
+		rm -rf -- "$out"
+		asked=$(asked_of "${arms[0]}" "$3")
+	fi
 	logf=$work/compare-$(printf '%s' "$what" | tr -c 'A-Za-z0-9._-' '_').log
 	if [ -z "$a" ] || [ -z "$b" ]; then
 		echo "  $what: NOT COMPARED: a side has no run (see the cells above)" >>"$txt"
 		status="no runs"
 		ok=0
-	elif run_compare "$a" "$b" "$out" "$asked" >"$logf" 2>&1; then
+	elif if [ -n "$out" ]; then
+		bench/compare.sh --asked "$asked" "$a" "$b" "$out"
+	else
+		bench/compare.sh "$mdir"
+	fi >"$logf" 2>&1; then
 		dir=${out#"$mdir"/}
 		echo "  $what: ${dir:+$dir/}compare.txt" >>"$txt"
 		sed -n '/^A: /,$p' "$logf" | grep -v '^comparison: ' | sed -n '3,6p' | sed 's/^/    /' >>"$txt"
@@ -144,7 +150,7 @@ asked_of() {
 
 echo "comparisons:" >>"$txt"
 if [ "$kind" = ab ]; then
-	compare_into "B against A (as ./run-lab.sh ab)" "$(runs_of - a)" "$(runs_of - b)"
+	compare_into "B against A (as ./run-lab.sh ab)"
 else
 	mapfile -t groups < <(cut -f3 "$mdir/cells.tsv" | awk '!seen[$0]++')
 	mapfile -t arms < <(cut -f2 "$mdir/cells.tsv" | awk '!seen[$0]++')
@@ -153,12 +159,7 @@ else
 	fi
 	for g in "${groups[@]}"; do
 		for ((i = 1; i < ${#arms[@]}; i++)); do
-			gname=$g
-			[ "$g" != - ] || gname=all
-			out=$mdir/compare/$gname/${arms[$i]}-vs-${arms[0]}
-			rm -rf -- "$out"
-			compare_into "$gname: ${arms[$i]} against ${arms[0]}" "$(runs_of "$g" "${arms[0]}")" \
-				"$(runs_of "$g" "${arms[$i]}")" "$out" "$(asked_of "${arms[0]}" "${arms[$i]}")"
+			compare_into "${g/#-/all}: ${arms[$i]} against ${arms[0]}" "$g" "${arms[$i]}"
 		done
 	done
 fi

@@ -9,24 +9,33 @@
 # lines with the run's elapsed time (log of bench/lib.sh) and keeps them in
 # RUN_DIR/progress.log with the seconds since QEMU started. When a step
 # starts, the time left is estimated from the progress.log of the newest
-# finished run with the same LAB_PROGRESS_KEY (profile, kernel, boot options
-# and workloads; bench/run.sh sets it) under the same results root.
+# finished run with the same key (progress_key: profile, kernel, boot options
+# and workloads of the run spec) under the same results root.
 
 progress_seen=0
 progress_prev=
 progress_prev_id=
 declare -A progress_t=()
 
-# progress_init RUN_DIR T0_NS: start RUN_DIR/progress.log, find the last run
+# progress_key: what makes two runs take the same time, from the run spec
+# SPEC (bench/spec.sh); empty for a run without workloads (the tests' boots)
+progress_key() {
+	[ -n "$(spec_get workloads)" ] || return 0
+	printf 'profile=%s kernel=%s trace=%s cmdline=%s sysctls=%s workloads=%s\n' "$(spec_get profile)" \
+		"$(spec_get kernel)" "$(spec_get trace)" "$(spec_get cmdline)" "$(spec_get sysctls)" "$(spec_get workloads)"
+}
+
+# progress_init RUN_DIR T0_NS KEY: start RUN_DIR/progress.log, find the last
+# run of the same KEY
 progress_init() {
-	local f
+	local f key=$3
 	progress_dir=$1
 	progress_t0=$2
-	printf '# %s\n' "${LAB_PROGRESS_KEY:-}" >"$progress_dir/progress.log"
-	[ -n "${LAB_PROGRESS_KEY:-}" ] || return 0
+	printf '# %s\n' "$key" >"$progress_dir/progress.log"
+	[ -n "$key" ] || return 0
 	while IFS= read -r f; do
 		[ "$f" != "$progress_dir/progress.log" ] || continue
-		if [ "$(head -n 1 -- "$f")" = "# $LAB_PROGRESS_KEY" ] && grep -q "	job-done" -- "$f"; then
+		if [ "$(head -n 1 -- "$f")" = "# $key" ] && grep -q "	job-done" -- "$f"; then
 			progress_prev=$f
 			progress_prev_id=$(basename -- "$(dirname -- "$f")")
 			break

@@ -1,8 +1,13 @@
 #!/bin/bash
 # One lab run: build the kernel (cached), make the run folder, boot the guest
 # with the job, then write meta.json, plots and the report.
-# usage: bench/run.sh all|run|shell KERNEL PROFILE TRACE [WORKLOAD...]
-# Called by run-lab.sh, which has checked the arguments.
+# usage: bench/run.sh SPEC_FILE
+# SPEC_FILE is a run spec (bench/spec.sh; run-lab.sh, bench/ab.sh and the
+# matrix cells write them): command (all, run or shell), kernel, profile,
+# trace, workloads, the guest's settings, results (the results root) and
+# run_name (the run folder's name, which must not exist yet; default
+# <stamp>-<kernel>), and the workloads' own keys. The run folder gets the
+# spec as run.spec, completed with run_id, host_cpus, image and the deadline.
 set -eu
 
 . "$(dirname "$0")/lib.sh"
@@ -10,25 +15,29 @@ set -eu
 . "$(dirname "$0")/spec.sh"
 cd "$LAB_ROOT"
 
-cmd=$1 kernel=$2 profile=$3 trace=$4
-shift 4
-selected=("$@")
+[ $# -eq 1 ] || usage_error "usage: bench/run.sh SPEC_FILE"
+spec_load "$1" || exit 2
+spec_check_vm
+cmd=$(spec_get command run)
+kernel=$(spec_get kernel lab)
+profile=$(spec_get profile quick)
+trace=$(spec_get trace 0)
+read -r -a selected <<<"$(spec_get workloads)"
+one_of "$cmd" all run shell || usage_error "run spec $1: command '$cmd' (expected all, run or shell)"
 
 # Kernel (cached) and its testptp
 kernel_build "$kernel" || exit 1
 
 # The run folder: never overwritten
 stamp=$(date -u +%Y%m%d-%H%M%S)
-# (LAB_RESULTS: the results root; LAB_RUN_NAME: the run's folder name, which
-# must not exist yet, as bench/ab.sh names its boots a1, b1, ...)
 if [ "$cmd" = shell ]; then
 	base=$LAB_CACHE/shell
 else
-	base=${LAB_RESULTS:-$LAB_ROOT/results}
+	base=$(spec_get results "$LAB_ROOT/results")
 fi
 mkdir -p "$base"
-if [ -n "${LAB_RUN_NAME:-}" ]; then
-	run_id=$LAB_RUN_NAME
+run_id=$(spec_get run_name)
+if [ -n "$run_id" ]; then
 	mkdir "$base/$run_id" || die "run folder $base/$run_id exists already"
 else
 	run_id=$stamp-$kernel
@@ -40,55 +49,45 @@ else
 fi
 rundir=$base/$run_id
 mkdir -p "$rundir/guest"
-if [ "$cmd" != shell ] && [ -z "${LAB_RUN_NAME:-}" ]; then
+if [ "$cmd" != shell ] && [ -z "$(spec_get run_name)" ]; then
 	ln -sfn "$run_id" "$base/.latest.tmp.$$"
 	mv -T "$base/.latest.tmp.$$" "$base/latest"
 fi
 log run "run $run_id in $rundir"
-[ -z "${LAB_RUN_DIR_FILE:-}" ] || echo "$rundir" >"$LAB_RUN_DIR_FILE"
 
-# taprio schedules given to run-lab.sh (--schedule, tune-taprio) travel in
-# the run folder
-[ -z "${LAB_TAPRIO_SCHEDULE_FILE:-}" ] || cp -- "$LAB_TAPRIO_SCHEDULE_FILE" "$rundir/taprio.sched"
-[ -z "${LAB_TAPRIO_TUNE_FILE:-}" ] || cp -- "$LAB_TAPRIO_TUNE_FILE" "$rundir/taprio-tune.sched"
-
-# The run spec (bench/spec.sh): what this run is, for the guest and the report
-declare -gA SPEC=()
+# The workloads' files into the run folder (workloads/<w>/host.sh), then the
+# run's own spec: what the guest, vm.sh and the report read
+lab_host_load
+for w in "${selected[@]}"; do
+	! declare -F "${w}_stage" >/dev/null || "${w}_stage" "$rundir"
+done
+# The guest's deadline: 10 minutes, plus 15 per workload (45 in the full
+# profile), unless the spec (LAB_DEADLINE) says otherwise
+per=900
+[ "$profile" = quick ] || per=2700
+spec_set deadline "$(spec_get deadline $((600 + per * ${#selected[@]})))"
 spec_set run_id "$run_id"
-spec_set kernel "$kernel"
-spec_set profile "$profile"
-spec_set trace "$trace"
-spec_set workloads "${selected[*]}"
 spec_set host_cpus "$(nproc)"
-spec_set cmdline "${LAB_CMDLINE_EXTRA:-}"
-spec_set sysctls "${LAB_SYSCTLS:-}"
-if [ -n "${LAB_TAPRIO_SCHEDULE_FILE:-}" ]; then
-	spec_set taprio.schedule taprio.sched
-	spec_set taprio.schedule_name "$(basename -- "$LAB_TAPRIO_SCHEDULE_FILE")"
-fi
-if [ -n "${LAB_TAPRIO_TUNE_FILE:-}" ]; then
-	spec_set taprio.tune taprio-tune.sched
-	spec_set taprio.tune_name "$(basename -- "$LAB_TAPRIO_TUNE_FILE")"
-	spec_set taprio.tune_bound_us "${LAB_TAPRIO_TUNE_BOUND_US:-1000}"
-fi
+spec_set image "${build[image]}"
+[ "$cmd" != shell ] || spec_set interactive 1
 spec_write "$rundir/run.spec"
 {
-	# LAB_HOST_CPUS: the host's CPUs, which workloads compare with their vCPUs
+	# (the environment the workloads' drivers read before the run spec)
 	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q LAB_HOST_CPUS=%q\n' "$run_id" "$profile" "$trace" "$(nproc)"
 	# shellcheck disable=SC2016 # $LAB_OUT is the guest's
-	if [ -n "${LAB_TAPRIO_SCHEDULE_FILE:-}" ]; then
+	if [ -n "$(spec_get taprio.schedule)" ]; then
 		printf 'export LAB_TAPRIO_SCHEDULE="$LAB_OUT/taprio.sched"\n'
 	fi
 	# shellcheck disable=SC2016
-	if [ -n "${LAB_TAPRIO_TUNE_FILE:-}" ]; then
+	if [ -n "$(spec_get taprio.tune)" ]; then
 		printf 'export LAB_TAPRIO_TUNE="$LAB_OUT/taprio-tune.sched" LAB_TAPRIO_TUNE_BOUND_US=%q LAB_TAPRIO_TUNE_NAME=%q\n' \
-			"${LAB_TAPRIO_TUNE_BOUND_US:-1000}" "$(basename -- "$LAB_TAPRIO_TUNE_FILE")"
+			"$(spec_get taprio.tune_bound_us)" "$(spec_get taprio.tune_name)"
 	fi
 	if [ "$cmd" = shell ]; then
 		echo interactive
 	fi
-	# sysctls asked for this boot (bench/ab.sh's --b-sysctl), before the workloads
-	for kv in ${LAB_SYSCTLS:-}; do
+	# sysctls asked for this boot (ab's --b-sysctl), before the workloads
+	for kv in $(spec_get sysctls); do
 		printf 'step %q sysctl -w %q\n' "sysctl-${kv%%=*}" "$kv"
 	done
 	for w in "${selected[@]}"; do
@@ -96,12 +95,20 @@ spec_write "$rundir/run.spec"
 	done
 } | atomic_write "$rundir/guest/job.sh"
 
-# runs with the same key estimate each other's time left (bench/progress.sh)
-export LAB_PROGRESS_KEY="profile=$profile kernel=$kernel trace=$trace cmdline=${LAB_CMDLINE_EXTRA:-} sysctls=${LAB_SYSCTLS:-} workloads=${selected[*]}"
-
 started=$(date -u +%FT%TZ)
 lab_commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
 [ -z "$(git status --porcelain 2>/dev/null)" ] || lab_commit+=-dirty
+
+# workload_options: the workloads' own keys of the run spec (taprio.schedule
+# ...), as a JSON object
+workload_options() {
+	local k
+	for k in "${!SPEC[@]}"; do
+		if [[ "$k" == *.* ]] && one_of "${k%%.*}" "${selected[@]}"; then
+			printf '%s\t%s\n' "$k" "${SPEC[$k]}"
+		fi
+	done | LC_ALL=C sort | jq -R -s 'split("\n") | map(select(length > 0) | split("\t") | {(.[0]): .[1]}) | add // {}'
+}
 
 write_meta() { # write_meta STATUS
 	local -A vm=() info=()
@@ -118,6 +125,7 @@ write_meta() { # write_meta STATUS
 		--arg kernel_version "${info[kernel_release]:-${build[version]}}" \
 		--arg kernel_banner "${info[kernel_version]:-}" \
 		--arg kernel_key "${build[key]}" --arg series_hash "${build[series_hash]}" \
+		--arg kernel_source "${build[source]}" --arg kernel_source_version "${build[source_version]}" \
 		--arg config_hash "${build[config_hash]}" \
 		--arg hz "${info[hz]:-$(sed -n 's/^CONFIG_HZ=//p' "${build[config]}")}" \
 		--arg clocksource "${info[clocksource]:-}" \
@@ -129,11 +137,10 @@ write_meta() { # write_meta STATUS
 		--arg started "$started" --arg ended "$(date -u +%FT%TZ)" \
 		--arg kernel_build_seconds "${build[build_seconds]}" \
 		--arg boot_seconds "${vm[boot_seconds]:-null}" \
-		--arg tune "${LAB_TAPRIO_TUNE_FILE:+$(basename -- "$LAB_TAPRIO_TUNE_FILE")}" \
-		--arg schedule "${LAB_TAPRIO_SCHEDULE_FILE:+$(basename -- "$LAB_TAPRIO_SCHEDULE_FILE")}" \
-		--arg tune_bound "${LAB_TAPRIO_TUNE_BOUND_US:-}" \
+		--argjson options "$(workload_options)" \
+		--slurpfile host_load <(cat "$rundir/host-load.json" 2>/dev/null || echo null) \
 		--arg vm_seconds "${vm[vm_seconds]:-null}" \
-		--arg cmdline_extra "${LAB_CMDLINE_EXTRA:-}" --arg sysctls "${LAB_SYSCTLS:-}" \
+		--arg cmdline_extra "$(spec_get cmdline)" --arg sysctls "$(spec_get sysctls)" \
 		--arg fake "${LAB_TEST_FAKE_GUEST:-}" \
 		--args '{
 			run_id: $run_id, status: $status, profile: $profile,
@@ -141,6 +148,7 @@ write_meta() { # write_meta STATUS
 			lab_commit: $lab_commit, kernel_flavour: $kernel_flavour,
 			kernel_version: $kernel_version, kernel_banner: $kernel_banner,
 			kernel_key: $kernel_key, series_hash: $series_hash,
+			kernel_source: $kernel_source, kernel_source_version: $kernel_source_version,
 			config_hash: $config_hash, hz: ($hz | tonumber? // null),
 			clocksource: $clocksource, qemu_version: $qemu_version,
 			accel: $accel, vcpus: ($vcpus | tonumber? // null),
@@ -151,26 +159,20 @@ write_meta() { # write_meta STATUS
 			kernel_build_seconds: ($kernel_build_seconds | tonumber),
 			boot_seconds: ($boot_seconds | tonumber? // null),
 			vm_seconds: ($vm_seconds | tonumber? // null),
-			cmdline_extra: $cmdline_extra, sysctls: $sysctls
-		} + (if $fake == "1" then {fake_guest: true} else {} end) + (if $tune == "" then {} else
-			{taprio_tune: {schedule: $tune, bound_us: ($tune_bound | tonumber)}} end)
-		  + (if $schedule == "" then {} else {taprio_schedule: $schedule} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"
+			cmdline_extra: $cmdline_extra, sysctls: $sysctls,
+			workload_options: $options, host_load: $host_load[0]
+		} + (if $fake == "1" then {fake_guest: true} else {} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"
 }
 
 write_meta running
 trap 'write_meta interrupted; log run "interrupted: $rundir"; exit 130' INT TERM
 
 if [ "$cmd" = shell ]; then
-	bench/vm.sh "$rundir" "${build[image]}" --interactive
+	bench/vm.sh "$rundir"
 	log run "shell ended; its files are in $rundir"
 	exit 0
 fi
 
-# The guest's deadline: 10 minutes, plus 15 per workload (45 in the full
-# profile), unless LAB_DEADLINE says otherwise
-per=900
-[ "$profile" = quick ] || per=2700
-export LAB_DEADLINE=${LAB_DEADLINE:-$((600 + per * ${#selected[@]}))}
 status=ok
 if [ -n "${LAB_TEST_FAKE_GUEST:-}" ]; then
 	# the harness's tests only: a fake guest writes a run's files from fixtures
@@ -179,7 +181,7 @@ if [ -n "${LAB_TEST_FAKE_GUEST:-}" ]; then
 	log run "FAKE guest (LAB_TEST_FAKE_GUEST=1): this run measures nothing"
 	bench/fake-guest.sh "$rundir" || status=failed
 else
-	bench/vm.sh "$rundir" "${build[image]}" || status=failed
+	bench/vm.sh "$rundir" || status=failed
 fi
 trap - INT TERM
 echo "$status" | atomic_write "$rundir/status"
@@ -205,6 +207,8 @@ for w in "${selected[@]}"; do
 	printf '  %-12s %s, %s metrics%s\n' "$w" "$s" "$m" "$t"
 done
 [ ! -f "$rundir/failure.txt" ] || sed 's/^/  /' "$rundir/failure.txt"
+jq -r 'select(.busy == true) | "  warning: measured on a busy host: while the workloads ran, the rest of the host used \(.workloads.others_pct_median) % of its CPU (median; max \(.workloads.others_pct_max) %), load average up to \(.workloads.load1_max), \(.workloads.other_qemu_max) other QEMU: under TCG its stalls are in every timing figure (host-load.json)"' \
+	"$rundir/host-load.json" 2>/dev/null || true
 # the targets not met, one line each
 for w in "${selected[@]}"; do
 	[ -f "$rundir/$w/targets.json" ] || continue

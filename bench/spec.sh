@@ -58,16 +58,56 @@ spec_set() {
 }
 
 # spec_write FILE: SPEC into FILE, format_version first, then the keys in
-# order, atomically
+# order (an empty value is left out: spec_get reads it as absent), atomically
 spec_write() {
 	local tmp k
 	tmp=$(mktemp "$1.tmp.XXXXXX")
 	{
 		echo "format_version=$SPEC_FORMAT_VERSION"
 		for k in "${!SPEC[@]}"; do
-			[ "$k" = format_version ] || printf '%s=%s\n' "$k" "${SPEC[$k]}"
+			[ "$k" = format_version ] || [ -z "${SPEC[$k]}" ] || printf '%s=%s\n' "$k" "${SPEC[$k]}"
 		done | LC_ALL=C sort
 	} >"$tmp"
 	chmod 644 "$tmp"
 	mv -f "$tmp" "$1"
+}
+
+# spec_from_env: SPEC's keys a user sets in the environment (the kernel, the
+# guest's settings, the results root, the Slurm settings), with their defaults
+spec_from_env() {
+	local k v
+	spec_set kernel "${LAB_KERNEL:-lab}"
+	spec_set accel "${LAB_ACCEL:-auto}"
+	spec_set vcpus "${LAB_VCPUS:-4}"
+	spec_set mem_mb "${LAB_MEM_MB:-2048}"
+	spec_set net "${LAB_NET:-auto}"
+	spec_set deadline "${LAB_DEADLINE:-}"
+	spec_set guest_deadline "${LAB_GUEST_DEADLINE:-}"
+	spec_set cmdline "${LAB_CMDLINE_EXTRA:-}"
+	spec_set results "${LAB_RESULTS:-$LAB_ROOT/results}"
+	spec_set vm_wrapper "${LAB_VM_WRAPPER:-}"
+	for k in partition account time cpus mem; do
+		v=LAB_SLURM_${k^^}
+		spec_set "slurm.$k" "${!v:-}"
+	done
+}
+
+# spec_check_vm: the guest's settings in SPEC (from LAB_VCPUS, LAB_MEM_MB,
+# LAB_DEADLINE, LAB_GUEST_DEADLINE, LAB_NET, LAB_ACCEL, or a spec file),
+# checked; a usage error names the first bad one
+spec_check_vm() {
+	local v
+	v=$(spec_get vcpus 4)
+	[[ "$v" =~ ^[1-9][0-9]*$ ]] || usage_error "vcpus '$v' (LAB_VCPUS) is not a positive number"
+	v=$(spec_get mem_mb 2048)
+	{ [[ "$v" =~ ^[1-9][0-9]*$ ]] && [ "$v" -ge 256 ]; } ||
+		usage_error "mem_mb '$v' (LAB_MEM_MB) is not a number of MiB >= 256"
+	v=$(spec_get deadline)
+	[[ "$v" =~ ^([1-9][0-9]*)?$ ]] || usage_error "deadline '$v' (LAB_DEADLINE) is not a positive number of seconds"
+	v=$(spec_get guest_deadline)
+	[[ "$v" =~ ^[0-9]*$ ]] || usage_error "guest_deadline '$v' (LAB_GUEST_DEADLINE) is not a number of seconds"
+	v=$(spec_get net auto)
+	one_of "$v" auto tap veth || usage_error "net '$v' (LAB_NET) is not auto, tap or veth"
+	v=$(spec_get accel auto)
+	one_of "$v" auto kvm tcg || usage_error "accel '$v' (LAB_ACCEL) is not auto, kvm or tcg"
 }

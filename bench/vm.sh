@@ -1,7 +1,14 @@
 #!/bin/bash
 # Boot the lab kernel in QEMU and run a job in it.
-# usage: bench/vm.sh RUN_DIR IMAGE [--interactive]
+# usage: bench/vm.sh RUN_DIR
 #
+# RUN_DIR/run.spec (bench/spec.sh) says what to boot and how: image (the
+# kernel), accel (kvm|tcg|auto), vcpus (4), mem_mb (2048), deadline (seconds,
+# 900), guest_deadline (seconds; default: 60 s before the deadline, half of
+# it when that is 120 s or less; 0: none), net (auto|tap|veth), cmdline
+# (added to the kernel command line), vm_wrapper (a command QEMU runs under,
+# e.g. a script that waits for a free guest slot; the deadline starts when
+# QEMU does), interactive (1: the guest's console on this terminal).
 # RUN_DIR/guest/job.sh holds the job (see kernel/guest-init). The guest's root
 # is the host's root over virtio-9p, read-only; the repository and RUN_DIR are
 # two more 9p shares. Two virtio-net NICs (4 queue pairs each, 1000 Mb/s full
@@ -9,48 +16,43 @@
 # namespace made for this run and removed on exit, error or Ctrl-C; where taps
 # cannot be made, the guest uses a veth pair instead.
 #
-# Environment: LAB_ACCEL (kvm|tcg|auto), LAB_VCPUS (4), LAB_MEM_MB (2048),
-# LAB_DEADLINE (seconds, 900), LAB_GUEST_DEADLINE (seconds; default: 60 s
-# before LAB_DEADLINE, half of it when that is 120 s or less; 0: none),
-# LAB_NET (auto|tap|veth), LAB_VM_WRAPPER (a command QEMU runs under, e.g. a
-# script that waits for a free guest slot; the deadline starts when QEMU does).
-#
 # Two deadlines: the guest's PID 1 stops a job still running at
-# LAB_GUEST_DEADLINE (counted from its own start) and powers off cleanly,
-# leaving guest/deadline-passed; the host stops QEMU at LAB_DEADLINE, for a
+# guest_deadline (counted from its own start) and powers off cleanly,
+# leaving guest/deadline-passed; the host stops QEMU at the deadline, for a
 # guest that cannot do even that.
 # While the guest runs, its steps and phases are printed as they start and
 # end (bench/progress.sh, kept in RUN_DIR/progress.log), with the time left
-# estimated from the last run of the same LAB_PROGRESS_KEY.
-# Writes RUN_DIR/console.log and RUN_DIR/vm.env (accel, vcpus, mem_mb,
-# net_mode, qemu_version, boot_seconds). Exits 0 when the guest ran the whole
+# estimated from the last run of the same kind (profile, kernel, boot options
+# and workloads).
+# Writes RUN_DIR/console.log, RUN_DIR/vm.env (accel, vcpus, mem_mb,
+# net_mode, qemu_version, boot_seconds) and the host's load while the guest
+# ran (build/labhost: RUN_DIR/host-load.csv, host-load.json). Exits 0 when the guest ran the whole
 # job, every step exited 0 and the console shows no kernel warning, panic,
 # Oops, BUG or RCU stall; otherwise 1, with the reason in RUN_DIR/failure.txt.
 set -eu
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/spec.sh
+. "$(dirname "$0")/spec.sh"
 # shellcheck source=bench/progress.sh
 . "$(dirname "$0")/progress.sh"
 
+[ $# -eq 1 ] || usage_error "usage: bench/vm.sh RUN_DIR"
 rundir=$(cd "$1" && pwd)
-image=$2
-interactive=${3:-}
-vcpus=${LAB_VCPUS:-4}
-mem=${LAB_MEM_MB:-2048}
-deadline=${LAB_DEADLINE:-900}
-net=${LAB_NET:-auto}
-
-[[ "$vcpus" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_VCPUS='$vcpus' is not a positive number"
-{ [[ "$mem" =~ ^[1-9][0-9]*$ ]] && [ "$mem" -ge 256 ]; } || usage_error "LAB_MEM_MB='$mem' is not a number of MiB >= 256"
-[[ "$deadline" =~ ^[1-9][0-9]*$ ]] || usage_error "LAB_DEADLINE='$deadline' is not a positive number of seconds"
-guest_deadline=${LAB_GUEST_DEADLINE:-$((deadline > 120 ? deadline - 60 : deadline / 2))}
-[[ "$guest_deadline" =~ ^[0-9]+$ ]] || usage_error "LAB_GUEST_DEADLINE='$guest_deadline' is not a number of seconds"
-case "$net" in auto | tap | veth) ;; *) usage_error "LAB_NET='$net' (expected auto, tap or veth)" ;; esac
-[ -f "$image" ] || die "kernel image $image not found"
+spec_load "$rundir/run.spec" || exit 2
+spec_check_vm
+image=$(spec_get image)
+interactive=$(spec_get interactive)
+vcpus=$(spec_get vcpus 4)
+mem=$(spec_get mem_mb 2048)
+deadline=$(spec_get deadline 900)
+net=$(spec_get net auto)
+guest_deadline=$(spec_get guest_deadline $((deadline > 120 ? deadline - 60 : deadline / 2)))
+[ -f "$image" ] || die "kernel image '$image' (run.spec: image) not found"
 [ -x "$LAB_ROOT/build/guest-init" ] || die "no build/guest-init: run make all"
 [ -f "$rundir/guest/job.sh" ] || die "no job file $rundir/guest/job.sh"
 
-accel=$("$LAB_ROOT/bench/accel.sh" "$image")
+accel=$("$LAB_ROOT/bench/accel.sh" "$image" "$(spec_get accel auto)")
 if [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
 else
@@ -113,9 +115,10 @@ set -- $(share labroot / ro) $(share labsrc "$LAB_ROOT" ro) $(share labout "$run
 # loaded host); virtual machines skip it
 cmdline="console=ttyS0,115200 panic=-1 acpi=noirq no_timer_check dummy.numdummies=0 root=labroot rootfstype=9p"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,cache=loose,msize=262144 ro"
-cmdline+=" init=$LAB_ROOT/build/guest-init${LAB_CMDLINE_EXTRA:+ $LAB_CMDLINE_EXTRA}"
+extra=$(spec_get cmdline)
+cmdline+=" init=$LAB_ROOT/build/guest-init${extra:+ $extra}"
 
-if [ -n "$interactive" ]; then
+if [ "$interactive" = 1 ]; then
 	serial=(-serial mon:stdio)
 else
 	serial=(-serial "file:$rundir/console.log")
@@ -125,27 +128,30 @@ qemu_version=$(qemu-system-x86_64 --version | head -1 | sed 's/.*version \([^ ]*
 log vm "booting $(basename "$image") on QEMU $qemu_version, $accel, $vcpus vCPUs, $mem MiB, deadline ${deadline}s"
 rm -f "$rundir/guest/first-step" "$rundir/guest/done" "$rundir/guest/deadline" \
 	"$rundir/guest/deadline-passed"
-if [ -z "$interactive" ] && [ "$guest_deadline" -gt 0 ]; then
+if [ "$interactive" != 1 ] && [ "$guest_deadline" -gt 0 ]; then
 	echo "$guest_deadline" >"$rundir/guest/deadline"
 fi
 t0=$(now_ns)
 runner=()
 [ -n "$netns" ] && runner=(ip netns exec "$netns")
-# LAB_VM_WRAPPER: a command (and its words) QEMU runs under, for example a
-# script that waits for one of a few guest slots on a shared machine
+# vm_wrapper (LAB_VM_WRAPPER): a command (and its words) QEMU runs under, for
+# example a script that waits for one of a few guest slots on a shared machine
 wrapper=()
-[ -z "${LAB_VM_WRAPPER:-}" ] || read -r -a wrapper <<<"$LAB_VM_WRAPPER"
+read -r -a wrapper <<<"$(spec_get vm_wrapper)"
 qemu=("${wrapper[@]}" "${runner[@]}" qemu-system-x86_64 -nodefaults -no-user-config -display none
 	-no-reboot "${accel_args[@]}" -smp "$vcpus" -m "$mem"
 	-kernel "$image" -append "$cmdline" "${serial[@]}" "$@" "${net_args[@]}")
-if [ -n "$interactive" ]; then
+if [ "$interactive" = 1 ]; then
 	log vm "the guest's console follows; Ctrl-A X stops QEMU"
 	"${qemu[@]}" || true
 	exit 0
 fi
 "${qemu[@]}" >"$rundir/qemu.log" 2>&1 </dev/null &
 qpid=$!
-progress_init "$rundir" "$t0"
+progress_init "$rundir" "$t0" "$(progress_key)"
+# the host's load while the guest runs (host-load.csv; summed up below)
+"$LAB_ROOT/build/labhost" sample --pid "$qpid" --out "$rundir/host-load.csv" &
+hpid=$!
 
 # Wait for QEMU, watching the deadline; report the first guest command.
 # Under LAB_VM_WRAPPER the clock (deadline, boot time) starts when the
@@ -192,6 +198,9 @@ qpid=
 [ "$rc" -eq 124 ] || rc=$wrc
 elapsed=$(secs_since "$t0")
 progress_done
+wait "$hpid" || log vm "labhost sample exited $?: no host load recorded"
+"$LAB_ROOT/build/labhost" summary --load "$rundir/host-load.csv" --progress "$rundir/progress.log" \
+	>"$rundir/host-load.json" || log vm "labhost summary failed: no host load summed up"
 
 boot_seconds=null
 if [ -f "$rundir/guest/first-step" ]; then

@@ -1,23 +1,31 @@
 #!/bin/bash
-# Build the lab kernel from Debian's linux-source-6.1 in a cache outside the
-# repository: tinyconfig + kernel/lab.config, then the patch series
-# (kernel/patches/series) and the options it adds (kernel/patches/config)
-# unless the flavour is "stock"; the "debug" flavour is the lab kernel plus
-# kernel/debug.config (lockdep, UBSAN, KFENCE, lockup detectors), which the
-# lab and stock flavours are checked to be free of.
+# Build a lab kernel from Debian's Linux source in a cache outside the
+# repository: tinyconfig + kernel/lab.config, then the patch series of that
+# version (kernel/patches/<version>/series) and the options it adds
+# (kernel/patches/<version>/config) unless the flavour is "stock"; the
+# "debug" flavour is the lab kernel plus kernel/debug.config (lockdep, UBSAN,
+# KFENCE, lockup detectors), which the lab and stock flavours are checked to
+# be free of.
 #
-# usage: kernel/build.sh [--key] [lab|stock|debug]
-#   --key  print the cache key (key=...) of the flavour and exit, building
-#          nothing (the matrix tests seed a cache with it)
+# usage: kernel/build.sh [--key] [FLAVOUR]
+#   FLAVOUR  lab, stock or debug (Linux 6.1, linux-source-6.1), or the same
+#            with a version: lab-6.12, stock-6.12, debug-6.12 (linux-source-6.12,
+#            installed here when missing)
+#   --key    print the cache key (key=...) and folder (dir=...) of the
+#            flavour and exit, building nothing (the matrix tests seed a
+#            cache with them)
 #
 # Progress goes to stderr. On success the last lines on stdout are key=value:
-# image, vmlinux, config, key, series_hash, config_hash, version,
-# build_seconds (0 when the cache served the image).
+# image, vmlinux, config, key, series_hash, config_hash, version, source
+# (the Debian package), source_version (its version), dir (the flavour's
+# cache folder), src (its source tree), build_seconds (0 when the cache
+# served the image).
 #
-# The cache key is the source package version, the fragment and the patches.
-# Each flavour keeps one source tree and one object directory, so a changed
-# patch rebuilds only what it touches: the tree is brought from the old series
-# to the new one by reverting and applying only the patches that differ.
+# The cache key is the source package and its version, the fragments and
+# the patches. Each flavour of each version keeps one source tree and one
+# object directory ($LAB_CACHE/<version>/<flavour>/), so a changed patch
+# rebuilds only what it touches: the tree is brought from the old series to
+# the new one by reverting and applying only the patches that differ.
 set -eu
 
 . "$(dirname "$0")/../bench/lib.sh"
@@ -28,33 +36,40 @@ if [ "${1:-}" = --key ]; then
 	shift
 fi
 flavour=${1:-${LAB_KERNEL:-lab}}
-case "$flavour" in
-lab | stock | debug) ;;
-*) usage_error "unknown kernel flavour '$flavour' (expected lab, stock or debug)" ;;
-esac
+# shellcheck disable=SC2086 # KERNEL_FLAVOURS is a word list
+one_of "$flavour" $KERNEL_FLAVOURS ||
+	usage_error "unknown kernel flavour '$flavour' (expected one of: $KERNEL_FLAVOURS)"
+version=$(kernel_version_of "$flavour")
+base=${flavour%-"$version"}
+source=linux-source-$version
 
-tarball=${LAB_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-patchdir=$LAB_ROOT/kernel/patches
+tarball=${LAB_KERNEL_TARBALL:-/usr/src/$source.tar.xz}
+patchdir=$LAB_ROOT/kernel/patches/$version
 # The fragments: the lab's options, then (lab and debug kernels) those the
 # patches add, then (debug kernel) the checkers
 debugfrag=$LAB_ROOT/kernel/debug.config
 fragments=("$LAB_ROOT/kernel/lab.config")
-[ "$flavour" = stock ] || [ ! -f "$patchdir/config" ] || fragments+=("$patchdir/config")
-[ "$flavour" != debug ] || fragments+=("$debugfrag")
-[ -r "$tarball" ] || die "kernel source $tarball not found (install linux-source-6.1: make deps)"
-pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+[ "$base" = stock ] || [ ! -f "$patchdir/config" ] || fragments+=("$patchdir/config")
+[ "$base" != debug ] || fragments+=("$debugfrag")
+if [ ! -r "$tarball" ] && [ -z "${LAB_KERNEL_TARBALL:-}" ] && [ "$key_only" = 0 ]; then
+	log kernel "$tarball is missing: installing $source"
+	"$LAB_ROOT/bench/deps.sh" "$source" >&2 || die "could not install $source (make deps as root)"
+fi
+[ -r "$tarball" ] || [ "$key_only" = 1 ] || die "kernel source $tarball not found (install $source)"
+pkgver=$(dpkg-query -W -f '${Version}' "$source" 2>/dev/null || echo unknown)
+dir=$LAB_CACHE/$version/$base
 
 # The series for this flavour: patch files in order, comments and blanks
 # dropped, and the cover letter (0000-*, a posting's [PATCH 0/N]) skipped: it
 # has no diff to apply, and a change of its text alone rebuilds nothing
 patches=()
-if [ "$flavour" != stock ] && [ -f "$patchdir/series" ]; then
+if [ "$base" != stock ] && [ -f "$patchdir/series" ]; then
 	while read -r p _; do
 		case "$p" in '' | '#'*) continue ;; esac
-		[ -f "$patchdir/$p" ] || die "kernel/patches/series names $p, which does not exist"
+		[ -f "$patchdir/$p" ] || die "kernel/patches/$version/series names $p, which does not exist"
 		case "$p" in 0000-*)
 			! grep -q '^diff --git ' "$patchdir/$p" ||
-				die "kernel/patches/$p is the cover letter (0000-*) but has a diff: number the patch from 0001"
+				die "kernel/patches/$version/$p is the cover letter (0000-*) but has a diff: number the patch from 0001"
 			continue
 			;;
 		esac
@@ -68,16 +83,16 @@ key=$( (echo "$pkgver" && cat "${fragments[@]}" | sha256sum && echo "$series_has
 
 if [ "$key_only" = 1 ]; then
 	echo "key=$key"
+	echo "dir=$dir"
 	exit 0
 fi
 
-mkdir -p "$LAB_CACHE"
-src=$LAB_CACHE/$flavour/linux
-obj=$LAB_CACHE/$flavour/obj
-mkdir -p "$LAB_CACHE/$flavour"
+src=$dir/linux
+obj=$dir/obj
+mkdir -p "$dir"
 
 # One build per flavour at a time
-exec 9>"$LAB_CACHE/$flavour/lock"
+exec 9>"$dir/lock"
 flock 9
 
 report() {
@@ -88,6 +103,10 @@ report() {
 	echo "series_hash=$series_hash"
 	echo "config_hash=$(sha256_of "$obj/.config")"
 	echo "version=$(cat "$obj/include/config/kernel.release")"
+	echo "source=$source"
+	echo "source_version=$pkgver"
+	echo "dir=$dir"
+	echo "src=$src"
 	echo "build_seconds=$1"
 }
 
@@ -99,7 +118,7 @@ if [ -f "$obj/lab-key" ] && [ "$(cat "$obj/lab-key")" = "$key" ] &&
 fi
 
 t0=$(now_ns)
-log kernel "building the $flavour kernel (key $key, linux-source-6.1 $pkgver, ${#patches[@]} patches)"
+log kernel "building the $flavour kernel (key $key, $source $pkgver, ${#patches[@]} patches)"
 
 extract() {
 	log kernel "extracting $tarball"
@@ -146,7 +165,7 @@ for ((i = common; i < ${#patches[@]}; i++)); do
 	log kernel "applying $name"
 	if ! patch -d "$src" -p1 -N -s --no-backup-if-mismatch <"$p"; then
 		mv "$src/.lab-applied/order.new" "$src/.lab-applied/order"
-		die "patch $name does not apply to linux-source-6.1 $pkgver (tree left at the last good patch)"
+		die "patch $name does not apply to $source $pkgver (tree left at the last good patch)"
 	fi
 	cp "$p" "$src/.lab-applied/$name"
 	echo "$name" >>"$src/.lab-applied/order.new"
@@ -168,7 +187,7 @@ missing=$(for f in "${fragments[@]}"; do "$LAB_ROOT/kernel/check-config.sh" "$f"
 $missing"
 # The kernels measured carry no checker of the debug flavour (a default or a
 # select in a later fragment could bring one in)
-if [ "$flavour" != debug ] && [ -f "$debugfrag" ]; then
+if [ "$base" != debug ] && [ -f "$debugfrag" ]; then
 	present=$("$LAB_ROOT/kernel/check-config.sh" --absent "$debugfrag" "$obj/.config") ||
 		die "the $flavour kernel's config has debug options of kernel/debug.config set (only the debug flavour may):
 $present"
@@ -179,11 +198,11 @@ fi
 # 1319, debug 1330: lockdep's, UBSAN's and KFENCE's objects). The count is an
 # estimate: past it the line says so instead of a percentage over 100.
 jobs=$(($(nproc) + 1))
-case "$flavour" in
+case "$base" in
 debug) first=1330 ;;
 *) first=1319 ;;
 esac
-last=$(cat "$LAB_CACHE/$flavour/objects" 2>/dev/null || echo "$first")
+last=$(cat "$dir/objects" 2>/dev/null || echo "$first")
 log kernel "make -j$jobs bzImage (log: $obj/build.log)"
 set +e
 make -C "$src" O="$obj" -j"$jobs" KBUILD_BUILD_USER=kernel-lab \
@@ -209,7 +228,7 @@ if [ "$rc" -ne 0 ]; then
 	die "kernel build failed (exit $rc); full log: $obj/build.log"
 fi
 n=$(grep -c '^  CC ' "$obj/build.log" || true)
-[ "$n" -lt 200 ] || echo "$n" >"$LAB_CACHE/$flavour/objects"
+[ "$n" -lt 200 ] || echo "$n" >"$dir/objects"
 echo "$key" >"$obj/lab-key"
 secs=$(secs_since "$t0")
 log kernel "built $(cat "$obj/include/config/kernel.release") in ${secs}s"

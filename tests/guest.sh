@@ -17,6 +17,8 @@ cd "$LAB_ROOT"
 
 # shellcheck source=tests/tap.sh
 . "$LAB_ROOT/tests/tap.sh"
+# shellcheck source=bench/spec.sh
+. "$LAB_ROOT/bench/spec.sh"
 
 flavour=${LAB_KERNEL:-lab}
 case "$flavour" in
@@ -46,9 +48,20 @@ expect_net=veth
 [ "$(id -u)" -ne 0 ] || [ ! -c /dev/net/tun ] || expect_net=tap
 
 base=$LAB_ROOT/build/test-runs/$(date -u +%Y%m%d-%H%M%S)
-# newrun NAME: a run folder with a job header; prints its path
+# newrun NAME [DEADLINE [GUEST_DEADLINE]]: a run folder with a job header
+# and a run spec (the kernel, the guest's settings from the environment,
+# the deadlines: LAB_TEST_DEADLINE or 1800 s, and the default rule); prints
+# its path
 newrun() {
 	mkdir -p "$base/$1/guest"
+	(
+		declare -gA SPEC=()
+		spec_from_env
+		spec_set image "$image"
+		spec_set deadline "${2:-${LAB_TEST_DEADLINE:-1800}}"
+		spec_set guest_deadline "${3:-}"
+		spec_write "$base/$1/run.spec"
+	)
 	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q LAB_EXPECT_FLAVOUR=%q\n' \
 		"${build[key]}" "${build[config_hash]}" "$expect_net" "$flavour" >"$base/$1/guest/job.sh"
 	# The fuzz suites' seed and bounds, when given, reach the guest
@@ -85,7 +98,7 @@ for t in "${suites[@]}"; do
 	printf 'step %q %q\n' "$(basename "$t" .sh)" "$t" >>"$run/guest/job.sh"
 done
 rc=0
-LAB_DEADLINE=${LAB_TEST_DEADLINE:-1800} bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+bench/vm.sh "$run" 2>"$run/vm.err" || rc=$?
 # each suite's TAP folded in: one that bailed out, stopped short of its plan
 # or exited non-zero fails
 for t in "${suites[@]}"; do
@@ -114,13 +127,13 @@ fi
 # Boots 4 and 5 spend most of their time in an idle guest, waiting for a
 # deadline: both start first, in the background, and boots 2 and 3 run
 # while they wait; each is checked when it has ended
-# bg_boot RUN DEADLINE GUEST_DEADLINE: bench/vm.sh in the background; its
-# exit status and seconds go to RUN/test-rc
+# bg_boot RUN: bench/vm.sh in the background; its exit status and seconds
+# go to RUN/test-rc
 bg_boot() {
 	(
 		rc=0
 		t0=$(date +%s)
-		LAB_DEADLINE=$2 LAB_GUEST_DEADLINE=$3 bench/vm.sh "$1" "$image" 2>"$1/vm.err" || rc=$?
+		bench/vm.sh "$1" 2>"$1/vm.err" || rc=$?
 		echo "$rc $(($(date +%s) - t0))" >"$1/test-rc"
 	) &
 }
@@ -129,33 +142,33 @@ bg_wait() {
 	wait "$1"
 	read -r rc secs <"$2/test-rc"
 }
-hang=$(newrun hang)
+hang=$(newrun hang 120 45)
 echo "step before_the_hang true" >>"$hang/guest/job.sh"
 echo "step hang sleep 3600" >>"$hang/guest/job.sh"
-bg_boot "$hang" 120 45
+bg_boot "$hang"
 hang_pid=$!
-hang_host=$(newrun hang-host)
+hang_host=$(newrun hang-host 40 0)
 echo "step hang sleep 3600" >>"$hang_host/guest/job.sh"
-bg_boot "$hang_host" 40 0
+bg_boot "$hang_host"
 hang_host_pid=$!
 
 # 2. A failing guest command fails the run, and names the step
-run=$(newrun failing)
+run=$(newrun failing 300)
 echo "step deliberately_failing false" >>"$run/guest/job.sh"
 echo "step after_the_failure true" >>"$run/guest/job.sh"
 rc=0
-LAB_DEADLINE=300 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+bench/vm.sh "$run" 2>"$run/vm.err" || rc=$?
 check "a failing guest command fails the run" 1 "$rc"
 check "the failure names the failing step" yes \
 	"$(grep -q "step 'deliberately_failing' exited 1" "$run/failure.txt" 2>/dev/null && echo yes || echo no)"
 check "the steps after a failing one still run" 0 "$(cat "$run/guest/after_the_failure.rc" 2>/dev/null)"
 
 # 3. A kernel panic fails the run within the deadline, and shows the panic
-run=$(newrun panic)
+run=$(newrun panic 300)
 echo "step crash sh -c 'echo c >/proc/sysrq-trigger'" >>"$run/guest/job.sh"
 rc=0
 t0=$(date +%s)
-LAB_DEADLINE=300 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+bench/vm.sh "$run" 2>"$run/vm.err" || rc=$?
 check "a kernel panic fails the run" 1 "$rc"
 check "the run ended before its deadline (QEMU exits on panic)" yes \
 	"$([ $(($(date +%s) - t0)) -lt 300 ] && echo yes || echo no)"
@@ -198,10 +211,10 @@ boots=${LAB_SOAK_BOOTS:-30}
 clean=0
 t0=$(date +%s)
 for i in $(seq "$boots"); do
-	run=$(newrun "soak-$i")
+	run=$(newrun "soak-$i" 180)
 	echo "step trivial true" >>"$run/guest/job.sh"
 	rc=0
-	LAB_DEADLINE=180 bench/vm.sh "$run" "$image" 2>"$run/vm.err" || rc=$?
+	bench/vm.sh "$run" 2>"$run/vm.err" || rc=$?
 	qrc=$(sed -n 's/^qemu_exit=//p' "$run/vm.env" 2>/dev/null)
 	trouble=$(bench/console-check.sh "$run/console.log" | head -3 | tr '\n' ' ')
 	check "soak boot $i of $boots: run ok, QEMU exit 0, console clean" "0 0 ''" "$rc ${qrc:-none} '$trouble'"
@@ -213,6 +226,7 @@ check "every soak boot powered off cleanly" "$boots" "$clean"
 # 7. The interactive shell's exit powers the guest off cleanly
 run=$(newrun interactive)
 echo interactive >>"$run/guest/job.sh"
+echo interactive=1 >>"$run/run.spec"
 rc=0
 # type "exit" once the shell is starting (the guest marks it with first-step)
 type_exit() {
@@ -223,7 +237,7 @@ type_exit() {
 	sleep 3
 	printf 'exit\n'
 }
-type_exit | timeout 150 bench/vm.sh "$run" "$image" --interactive >"$run/console.log" 2>"$run/vm.err" || rc=$?
+type_exit | timeout 150 bench/vm.sh "$run" >"$run/console.log" 2>"$run/vm.err" || rc=$?
 check "QEMU ends when the interactive shell exits" 0 "$rc"
 check "the guest powered off after the shell" yes \
 	"$(grep -aq 'reboot: Power down' "$run/console.log" && echo yes || echo no)"

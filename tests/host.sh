@@ -30,7 +30,10 @@ expect_fail "ab: --boots 3x" 2 "'3x' for --boots" ./run-lab.sh --boots 3x ab bpf
 expect_fail "ab: --a vanilla" 2 "'vanilla' for --a" ./run-lab.sh --a vanilla ab bpfqs
 expect_fail "ab: --b-sysctl without a value" 2 "'bpf_jit' for --b-sysctl" ./run-lab.sh --b-sysctl bpf_jit ab bpfqs
 expect_fail "ab: --b-cmdline with a newline" 2 "for --b-cmdline" ./run-lab.sh --b-cmdline $'a\nb' ab bpfqs
-expect_fail "ab options without ab" 2 "go with ab only" ./run-lab.sh --boots 2 run bpfqs
+expect_fail "ab options without ab" 2 "--boots goes with ab only, not with run" ./run-lab.sh --boots 2 run bpfqs
+expect_fail "--kernel with ab (its sides are --a and --b)" 2 "--kernel goes with" ./run-lab.sh --kernel lab ab bpfqs
+expect_fail "a bad LAB_VCPUS, before anything is built" 2 "vcpus 'many' (LAB_VCPUS)" env LAB_VCPUS=many ./run-lab.sh run bpfqs
+expect_fail "a bad LAB_NET" 2 "net 'wifi' (LAB_NET)" env LAB_NET=wifi ./run-lab.sh run bpfqs
 expect_fail "ab: an unknown workload" 2 "'nosuch'" ./run-lab.sh ab nosuch
 expect_fail "compare with three runs" 2 "compare takes" ./run-lab.sh compare a b c
 expect_fail "--schedule, missing file" 2 "'/nonexistent.sched'" ./run-lab.sh --schedule /nonexistent.sched run taprio
@@ -50,7 +53,7 @@ expect_fail "--schedule, queue ranges beyond 3 vCPUs' queues" 1 \
 	env LAB_VCPUS=3 ./run-lab.sh --schedule workloads/taprio/schedules/three-class-10ms.sched run taprio
 expect_fail "tune-taprio, more classes than the guest's queues" 1 "num_tc 5 is more than" \
 	./run-lab.sh tune-taprio tests/guest/taprio-bad/more-classes-than-queues.sched
-expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla' (expected lab, stock or debug)" kernel/build.sh vanilla
+expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla' (expected one of: lab stock debug lab-6.12" kernel/build.sh vanilla
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -86,15 +89,33 @@ expect_fail "taprio report without --out" 2 "--out" build/taprio report
 expect_fail "taprio report that cannot write its results" 1 "/nonexistent/run" \
 	build/taprio report --out /nonexistent/run
 
+# The host's load while a guest runs (build/labhost): the summary's verdict
+# and its per-phase split, on fixture samples
+printf '# k\n0\tstart setup\n2\tend setup 0\n2\tstart wl-x\n4\tphase x measure\n8\tphase-end x measure 0\n10\tend wl-x 0\n' \
+	>"$tmp/progress.log"
+hostload() { # hostload OTHERS_PCT OTHER_QEMU: samples at 1..9 s, the verdict
+	{
+		echo "t_s,ours_pct,others_pct,load1,other_qemu"
+		for t in 1 3 5 7 9; do echo "$t,90,$1,3.5,$2"; done
+	} >"$tmp/load.csv"
+	build/labhost summary --load "$tmp/load.csv" --progress "$tmp/progress.log" >"$tmp/load.json"
+	jq -r '.busy' "$tmp/load.json"
+}
+check "labhost: others using 2 % of the host, no other QEMU: not busy" false "$(hostload 2 0)"
+check "labhost: others using 40 % of the host: busy" true "$(hostload 40 0)"
+check "labhost: another QEMU running: busy" true "$(hostload 0 1)"
+check "labhost: the load of the measure phase, split from its step's" "2 2" \
+	"$(jq -r '"\(.phases["wl-x measure"].n) \(.phases["wl-x"].n)"' "$tmp/load.json")"
+check "labhost: the setup step is no workload's" "4" "$(jq -r '.workloads.n' "$tmp/load.json")"
 
-mkdir -p "$tmp/kernel/patches"
+mkdir -p "$tmp/kernel/patches/6.1"
 cp kernel/lab.config "$tmp/kernel/"
-echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/series"
+echo "0001-does-not-exist.patch" >"$tmp/kernel/patches/6.1/series"
 expect_fail "series naming a missing patch" 1 "0001-does-not-exist.patch" \
 	env LAB_ROOT="$tmp" kernel/build.sh lab
 # The cover letter (0000-*) is skipped: one with a diff would be lost
-printf 'Subject: [PATCH 0/1] x\n\ndiff --git a/x b/x\n' >"$tmp/kernel/patches/0000-cover-letter.patch"
-echo "0000-cover-letter.patch" >"$tmp/kernel/patches/series"
+printf 'Subject: [PATCH 0/1] x\n\ndiff --git a/x b/x\n' >"$tmp/kernel/patches/6.1/0000-cover-letter.patch"
+echo "0000-cover-letter.patch" >"$tmp/kernel/patches/6.1/series"
 expect_fail "a cover letter with a diff" 1 "is the cover letter (0000-*) but has a diff" \
 	env LAB_ROOT="$tmp" kernel/build.sh lab
 
@@ -113,7 +134,7 @@ check "a second build with nothing changed is served by the cache" \
 	"build_seconds=0" "$(grep '^build_seconds=' "$tmp/build2")"
 check "the cached build has the same key" "$(grep '^key=' "$tmp/build1")" "$(grep '^key=' "$tmp/build2")"
 config=$(sed -n 's/^config=//p' "$tmp/build2")
-for f in kernel/lab.config kernel/patches/config; do
+for f in kernel/lab.config kernel/patches/6.1/config; do
 	out=$(kernel/check-config.sh "$f" "$config") && rc=0 || rc=$?
 	check "every option of $f is set in the built .config" 0 "$rc"
 	[ -z "$out" ] || sed 's/^/# /' <<<"$out"

@@ -11,14 +11,16 @@
 #                         depend on the figures drawn)
 
 fake_cache() {
-	local f key
+	local f out key dir
 	for f in lab stock; do
-		key=$("$LAB_ROOT/kernel/build.sh" --key "$f") || return 1
-		mkdir -p "$1/$f/obj/arch/x86/boot" "$1/$f/obj/include/config"
-		echo "${key#key=}" >"$1/$f/obj/lab-key"
-		echo "FAKE kernel image of the matrix tests" >"$1/$f/obj/arch/x86/boot/bzImage"
-		echo "CONFIG_HZ=250" >"$1/$f/obj/.config"
-		echo "6.1.0-fake" >"$1/$f/obj/include/config/kernel.release"
+		out=$(LAB_CACHE=$1 "$LAB_ROOT/kernel/build.sh" --key "$f") || return 1
+		key=$(sed -n 's/^key=//p' <<<"$out")
+		dir=$(sed -n 's/^dir=//p' <<<"$out")
+		mkdir -p "$dir/obj/arch/x86/boot" "$dir/obj/include/config"
+		echo "$key" >"$dir/obj/lab-key"
+		echo "FAKE kernel image of the matrix tests" >"$dir/obj/arch/x86/boot/bzImage"
+		echo "CONFIG_HZ=250" >"$dir/obj/.config"
+		echo "6.1.0-fake" >"$dir/obj/include/config/kernel.release"
 	done
 }
 

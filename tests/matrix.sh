@@ -73,13 +73,14 @@ good=$tmp/good.txt
 matrix "$good" "# two kernels, two boots" "kernels lab stock" "workloads bpfqs" "boots 2"
 expect_fail "matrix without a file" 2 "matrix takes one matrix file" ./run-lab.sh matrix
 expect_fail "a bad engine" 2 "'cluster' for --engine" ./run-lab.sh --engine cluster matrix "$good"
-expect_fail "--engine with run" 2 "--engine goes with matrix, ab and tune-taprio only" ./run-lab.sh --engine slurm run bpfqs
-expect_fail "--status with run" 2 "--status and --dry-run go with matrix only" ./run-lab.sh --status run bpfqs
+expect_fail "--engine with run" 2 "--engine goes with ab, matrix and tune-taprio only, not with run" ./run-lab.sh --engine slurm run bpfqs
+expect_fail "--status with run" 2 "--status goes with matrix only" ./run-lab.sh --status run bpfqs
+expect_fail "--dry-run with ab" 2 "--dry-run goes with matrix only" ./run-lab.sh --dry-run ab bpfqs
 expect_fail "--wait without the slurm engine" 2 "--wait and --slurm-* options go with --engine slurm only" \
 	./run-lab.sh --wait matrix "$good"
 expect_fail "--slurm-partition with the local engine" 2 "go with --engine slurm only" \
 	./run-lab.sh --slurm-partition x matrix "$good"
-expect_fail "--profile with a matrix" 2 "not --profile" ./run-lab.sh --profile full matrix "$good"
+expect_fail "--profile with a matrix" 2 "not with matrix (the matrix file gives kernels" ./run-lab.sh --profile full matrix "$good"
 expect_fail "a bad --slurm-mem" 2 "bad Slurm memory per task '3 GB'" \
 	./run-lab.sh --engine slurm --slurm-mem "3 GB" matrix "$good"
 expect_fail "--status of an unknown matrix" 2 "matrix 'no-such-matrix' not found" ./run-lab.sh matrix --status no-such-matrix
@@ -87,7 +88,8 @@ expect_fail "--status of a matrix file never run" 2 "no matrix run of" ./run-lab
 
 # --- expansion into cells ---------------------------------------------------------------
 out=$(./run-lab.sh matrix --dry-run "$good" 2>&1)
-check "dry run: 4 cells, interleaved per boot" "lab-b1 stock-b1 lab-b2 stock-b2" \
+check "dry run: 4 cells, interleaved per boot, the arms in reverse order on the second (ABBA)" \
+	"lab-b1 stock-b1 stock-b2 lab-b2" \
 	"$(awk '/^  /{print $1}' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
 check "dry run: runs nothing" 0 "$(find "$LAB_RESULTS" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
 v=$tmp/variants.txt
@@ -109,8 +111,9 @@ mkdir -p "$tmp/fakerun/guest"
 echo "step wl-bpfqs bench/guest-run.sh bpfqs" >"$tmp/fakerun/guest/job.sh"
 expect_fail "the fake guest without LAB_TEST_FAKE_GUEST=1" 1 "runs only with LAB_TEST_FAKE_GUEST=1" \
 	env -u LAB_TEST_FAKE_GUEST bench/fake-guest.sh "$tmp/fakerun"
+printf 'format_version=1\nworkloads=bpfqs\nresults=%s\n' "$tmp/fake-refused" >"$tmp/fake-refused.spec"
 expect_fail "LAB_TEST_FAKE_GUEST=yes is refused by the run" 1 "LAB_TEST_FAKE_GUEST='yes'" \
-	env LAB_TEST_FAKE_GUEST=yes LAB_RESULTS="$tmp/fake-refused" bench/run.sh run lab quick 0 bpfqs
+	env LAB_TEST_FAKE_GUEST=yes bench/run.sh "$tmp/fake-refused.spec"
 
 # --- LAB_VM_WRAPPER: QEMU runs under it; its wait is not the guest's time ----------------
 # (a stand-in QEMU that runs 2 s and a wrapper that waits 3 s first, with a
@@ -134,22 +137,23 @@ EOF
 stand_ins 3 2
 echo "step x true" >"$tmp/vmw/run/guest/job.sh"
 echo image >"$tmp/vmw/image"
+printf 'format_version=1\nimage=%s\naccel=tcg\nnet=veth\ndeadline=4\nvm_wrapper=%s\n' \
+	"$tmp/vmw/image" "$tmp/vmw/wrap.sh" >"$tmp/vmw/run/run.spec"
 vmw() {
-	PATH="$tmp/vmw/bin:$PATH" LAB_ACCEL=tcg LAB_NET=veth LAB_DEADLINE=4 bench/vm.sh "$tmp/vmw/run" "$tmp/vmw/image" 2>&1 ||
-		echo "vm.sh exited $?"
+	PATH="$tmp/vmw/bin:$PATH" bench/vm.sh "$tmp/vmw/run" 2>&1 || echo "vm.sh exited $?"
 }
-out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+out=$(vmw)
 check "LAB_VM_WRAPPER: QEMU ran under the wrapper" yes "$([ -f "$tmp/vmw/wrapped" ] && echo yes || echo no)"
 check "LAB_VM_WRAPPER: the wait is logged" yes "$(grep -q 'QEMU started after a wait of 3\.[0-9]*s in LAB_VM_WRAPPER' <<<"$out" && echo yes || echo "no: $out")"
 check "LAB_VM_WRAPPER: the deadline counts from QEMU's start" 0 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
 stand_ins 5 6
-out=$(LAB_VM_WRAPPER="$tmp/vmw/wrap.sh" vmw)
+out=$(vmw)
 check "LAB_VM_WRAPPER: a QEMU running past the deadline is stopped" 1 "$(grep -c 'deadline of 4s passed' "$tmp/vmw/run/failure.txt")"
 
 # --- the kernel cache's lock: a second build of one key waits, then is served ---------
 lc=$tmp/lockcache
-mkdir -p "$lc/lab"
-exec 8>"$lc/lab/lock"
+mkdir -p "$lc/6.1/lab"
+exec 8>"$lc/6.1/lab/lock"
 flock 8
 LAB_CACHE=$lc kernel/build.sh lab >"$tmp/b1.out" 2>"$tmp/b1.err" 8>&- &
 p1=$!
@@ -160,7 +164,7 @@ check "two builds of one key wait for the lock that a build holds" "yes yes" \
 	"$(kill -0 "$p1" 2>/dev/null && echo yes || echo no) $(kill -0 "$p2" 2>/dev/null && echo yes || echo no)"
 # what the holder's build leaves, then its lock is released
 fake_cache "$tmp/lockseed"
-cp -r "$tmp/lockseed/lab/obj" "$lc/lab/"
+cp -r "$tmp/lockseed/6.1/lab/obj" "$lc/6.1/lab/"
 exec 8>&-
 rc1=0 rc2=0
 wait "$p1" || rc1=$?
@@ -193,7 +197,7 @@ check "a cell's console says it is fake" yes "$(grep -q '^FAKE guest' "$mdir/lab
 check "each cell has a run folder with meta.json and report.html" 4 \
 	"$(find "$mdir" -mindepth 2 -maxdepth 2 \( -name meta.json -o -name report.html \) | wc -l | awk '{print $1 / 2}')"
 out=$(./run-lab.sh matrix --status "$(basename -- "$mdir")" 2>&1)
-check "status: each cell's state" "lab-b1=done stock-b1=done lab-b2=done stock-b2=failed" \
+check "status: each cell's state" "lab-b1=done stock-b1=done stock-b2=failed lab-b2=done" \
 	"$(awk 'NR > 2 && $2 ~ /^(done|failed|running|pending)$/ {printf "%s=%s ", $1, $2}' <<<"$out" | sed 's/ $//')"
 check "status: the run folders" yes "$(grep -q "^lab-b1 .* $mdir/lab-b1\$" <<<"$out" && echo yes || echo no)"
 check "status: the counts and the merge" yes \
@@ -225,8 +229,10 @@ for f in matrix.txt matrix.env cells.tsv merge.txt merge.json status/lab-b1 logs
 done
 
 # --- ab's boots as cells: the folder ./run-lab.sh ab makes, compared as ab compares -------
+printf 'format_version=1\nengine=local\nab.boots=1\nab.a=lab\nab.b=lab\nab.b_cmdline=%s\nprofile=quick\nworkloads=bpfqs\nresults=%s\n' \
+	sysctl.net.core.bpf_jit_enable=0 "$LAB_RESULTS" >"$tmp/ab.spec"
 rc=0
-bench/matrix.sh ab local 1 lab lab quick 0 sysctl.net.core.bpf_jit_enable=0 "" bpfqs >"$tmp/ab.out" 2>&1 || rc=$?
+bench/matrix.sh ab "$tmp/ab.spec" >"$tmp/ab.out" 2>&1 || rc=$?
 check "ab as cells of the local engine: exit code" 0 "$rc"
 adir=$(sed -n 's/^matrix: \(.*\) (\.\/run-lab.sh matrix --status .*/\1/p' "$tmp/ab.out" | tail -1)
 check "ab as cells: the cells are a1 and b1, B with the command line" "a1 - b1 sysctl.net.core.bpf_jit_enable=0" \
@@ -236,6 +242,13 @@ check "ab as cells: compare.json in the folder, one boot a side" "1 1" \
 	"$(jq -r '"\(.boots_a) \(.boots_b)"' "$adir/compare.json" 2>&1)"
 check "ab as cells: the merge names the comparison" yes \
 	"$(grep -q 'B against A (as ./run-lab.sh ab): compare.txt' "$adir/merge.txt" 2>/dev/null && echo yes || echo no)"
+sed -i 's/^ab.boots=1$/ab.boots=2/' "$tmp/ab.spec"
+rc=0
+out=$(LAB_TEST_FAKE_SECONDS=0 bench/matrix.sh ab "$tmp/ab.spec" 2>&1) || rc=$?
+check "ab as cells, two boots a side: exit code" 0 "$rc"
+adir=$(sed -n 's/^matrix: \(.*\) (\.\/run-lab.sh matrix --status .*/\1/p' <<<"$out" | tail -1)
+check "ab as cells: two boots a side boot in ABBA order" "a1 b1 b2 a2" \
+	"$(cut -f1 "$adir/cells.tsv" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
 
 # --- a schedule sweep: the merge's tuning recommendation ----------------------------------
 mkdir -p "$tmp/sched"

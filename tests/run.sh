@@ -6,7 +6,8 @@
 #   unit   host unit tests of the C code (build/tests/*), the TAP fold's
 #          tests, labfuzz's kernel log checker, the console check's tests
 #          and the report tests
-#   lint   shellcheck on every shell script, checkpatch --strict on the patches
+#   lint   shellcheck on every shell script, checkpatch --strict on the patches,
+#          the README against the tree (tests/docs.sh)
 #   host   the command line of run-lab.sh and the kernel build's cache; run
 #          matrices with the local engine on FAKE-guest cells (tests/matrix.sh)
 #   slurm  the slurm engine on a single-node Slurm cluster the test starts
@@ -81,7 +82,10 @@ for w in "${want[@]}"; do
 		suite console tests/console-selftest.sh
 		suite report tests/report/run.sh
 		;;
-	lint) suite lint tests/lint.sh ;;
+	lint)
+		suite lint tests/lint.sh
+		suite docs tests/docs.sh
+		;;
 	host)
 		# The kernel first, its progress shown (a fresh build takes minutes)
 		echo "# building the lab kernel (cached in $LAB_CACHE)"

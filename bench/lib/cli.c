@@ -187,7 +187,8 @@ static void opts_help(const struct lab_opt *opts)
 {
 	const struct lab_opt *o;
 
-	printf("usage: %s %s [OPTION...]\n\noptions:\n", lab_prog, lab_verb_name);
+	printf("usage: %s%s%s [OPTION...]\n\noptions:\n", lab_prog, lab_verb_name ? " " : "",
+	       lab_verb_name ? lab_verb_name : "");
 	for (o = opts; o->name; o++) {
 		char left[64];
 

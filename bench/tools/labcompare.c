@@ -3,7 +3,7 @@
  * labcompare - compare two groups of runs metric by metric, the boot being
  * the unit of replication (bench/lib/abstat.h has the statistics).
  *
- * labcompare --a RUN[,RUN...] --b RUN[,RUN...] --out DIR [--asked KEY,...] [--seed N]
+ * labcompare --a RUN[,RUN...] --b RUN[,RUN...] --out DIR [--asked KEY,...]
  *
  * Each RUN is a run folder (meta.json, <workload>/summary.json). A metric is
  * a workload, a name and its params; its per-boot value is the median the
@@ -32,12 +32,23 @@
 /* meta.json keys two sides must share unless asked otherwise */
 static const char *const meta_keys[] = {
 	"accel", "hz", "vcpus", "qemu_version", "clocksource", "trace", "profile",
-	"host_cpu", "lab_commit", "kernel_flavour", "kernel_key", "mem_mb", NULL,
+	"host_cpu", "lab_commit", "kernel_flavour", "kernel_key", "kernel_version",
+	"kernel_source_version", "series_hash", "config_hash", "cmdline_extra", "sysctls",
+	"mem_mb", NULL,
 };
 /* units of counts: a difference is reported, never tested */
 static const char *const count_units[] = {
 	"events", "packets", "routes", "messages", "calls", "bytes", "steps", NULL,
 };
+
+/*
+ * Units of quantities that can be 0 or negative, or that add rather than
+ * scale (percentages, slopes): compared on the difference scale
+ */
+static bool additive_unit(const char *u)
+{
+	return u && (u[0] == '%' || strstr(u, "/1000 steps"));
+}
 
 struct metric {
 	char *key;		/* workload \t name \t params as sorted compact JSON */
@@ -45,6 +56,7 @@ struct metric {
 	double v[2][MAX_RUNS];	/* per-boot medians of side A (0) and B (1) */
 	size_t n[2];
 	bool count;		/* a count or a single figure: no p-value */
+	bool additive;		/* additive_unit: the difference scale */
 	struct ab_metric ab;
 };
 
@@ -117,6 +129,7 @@ static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
 				    "params", params ? params : json_object(),
 				    "unit", json_object_get(jm, "unit"));
 		m->count = in_list(count_units, json_string_value(json_object_get(jm, "unit")) ?: "");
+		m->additive = additive_unit(json_string_value(json_object_get(jm, "unit")));
 	}
 	if (json_integer_value(json_object_get(jm, "n")) <= 1)
 		m->count = true;
@@ -187,6 +200,39 @@ static bool same(json_t *x, json_t *y)
 	return (!x && !y) || json_equal(x, y);
 }
 
+/*
+ * The host's load (meta.json host_load: the share of the host's CPU others
+ * used while the workloads ran): a warning when the sides' ranges over their
+ * boots do not overlap, the host's noise then differing between them
+ */
+static size_t host_load_warning(const struct cmp *c, FILE *out, json_t *jw)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	size_t s, r, n[2] = { 0, 0 };
+	char *msg;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < c->nruns[s]; r++) {
+			json_t *v = json_object_get(json_object_get(json_object_get(c->meta[s][r], "host_load"),
+								    "workloads"), "others_pct_median");
+
+			if (!json_is_number(v))
+				continue;
+			lo[s] = fmin(lo[s], json_number_value(v));
+			hi[s] = fmax(hi[s], json_number_value(v));
+			n[s]++;
+		}
+	if (!n[0] || !n[1] || (lo[1] <= hi[0] && lo[0] <= hi[1]))
+		return 0;
+	if (asprintf(&msg, "the host's load differs between the sides beyond their spread: others used %.0f-%.0f %% of the host's CPU during A's boots, %.0f-%.0f %% during B's (meta.json host_load): under TCG that noise is in every timing figure",
+		     lo[0], hi[0], lo[1], hi[1]) < 0)
+		lab_die("out of memory");
+	fprintf(out, "warning: %s\n", msg);
+	json_array_append_new(jw, json_string(msg));
+	free(msg);
+	return 1;
+}
+
 /* The warnings: meta keys that differ, across or within the sides */
 static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t *jw)
 {
@@ -220,6 +266,7 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 		free(fb);
 		nw++;
 	}
+	nw += host_load_warning(c, out, jw);
 	json_array_foreach(c->loadwarn, k, w) {
 		fprintf(out, "warning: %s\n", json_string_value(w));
 		json_array_append(jw, w);
@@ -228,7 +275,7 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 	return nw;
 }
 
-static void judge_all(struct cmp *c, unsigned long long seed)
+static void judge_all(struct cmp *c)
 {
 	struct ab_metric *fam = lab_calloc(c->nm, sizeof(*fam), "metrics");
 	size_t i, nf = 0, *idx = lab_calloc(c->nm, sizeof(*idx), "metrics");
@@ -238,7 +285,7 @@ static void judge_all(struct cmp *c, unsigned long long seed)
 
 		if (!m->n[0] || !m->n[1])
 			continue;
-		ab_metric_compute(m->v[0], m->n[0], m->v[1], m->n[1], seed + i, &m->ab);
+		ab_metric_compute(m->v[0], m->n[0], m->v[1], m->n[1], m->additive, &m->ab);
 		if (m->count) {
 			m->ab.p = m->ab.p_mw = NAN;
 			continue;
@@ -273,11 +320,16 @@ static json_t *metric_json(const struct metric *m)
 		json_object_set_new(o, "why", json_string(m->n[0] ? "missing in B" : "missing in A"));
 		return o;
 	}
+	json_object_set_new(o, "scale", json_string(a->diff_scale ? "difference" : "log"));
 	json_object_set_new(o, "median_a", num(a->med_a));
 	json_object_set_new(o, "median_b", num(a->med_b));
 	json_object_set_new(o, "change_pct", num(a->change));
 	json_object_set_new(o, "change_lo", num(a->lo));
 	json_object_set_new(o, "change_hi", num(a->hi));
+	json_object_set_new(o, "diff", num(a->diff));
+	json_object_set_new(o, "diff_lo", num(a->diff_lo));
+	json_object_set_new(o, "diff_hi", num(a->diff_hi));
+	json_object_set_new(o, "detectable_pct", num(a->changed ? NAN : a->detectable));
 	json_object_set_new(o, "cv_a", num(a->cv_a));
 	json_object_set_new(o, "cv_b", num(a->cv_b));
 	json_object_set_new(o, "p", num(a->p));
@@ -317,17 +369,19 @@ static void text_line(FILE *f, const struct metric *m)
 {
 	const struct ab_metric *a = &m->ab;
 	char *p = json_dumps(json_object_get(m->desc, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-	char ci[64] = "", q[32], cva[32], cvb[32];
+	char ci[64] = "", q[32], cva[32], cvb[32], seen[48] = "";
 
 	if (isfinite(a->lo) && isfinite(a->hi))
 		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", a->lo, a->hi);
-	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s n %zu/%zu  %s\n",
+	if (!a->changed && isfinite(a->detectable))
+		snprintf(seen, sizeof(seen), "; none > %.1f%% seen", a->detectable);
+	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s n %zu/%zu %s %s%s\n",
 		json_string_value(json_object_get(m->desc, "workload")),
 		json_string_value(json_object_get(m->desc, "name")), p ? p : "{}",
 		a->med_a, a->med_b, a->change, ci, fmt_num(q, sizeof(q), "%.3g", a->q),
 		fmt_num(cva, sizeof(cva), "%.1f%%", 100 * a->cv_a),
 		fmt_num(cvb, sizeof(cvb), "%.1f%%", 100 * a->cv_b), m->n[0], m->n[1],
-		a->why ? a->why : "");
+		a->diff_scale ? "diff" : "log", a->why ? a->why : "", seen);
 	free(p);
 }
 
@@ -335,8 +389,8 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 {
 	struct atomic_file txt;
 	json_t *arr = json_array(), *root, *jw = json_array();
-	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, judged = 0;
-	size_t fewer = 0;
+	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, tested = 0;
+	size_t fewer = 0, untestable = 0, counts = 0, both = 0;
 	char *path;
 	int err;
 
@@ -352,11 +406,19 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 
 		json_array_append_new(arr, metric_json(m));
 		changed += m->ab.changed;
-		judged += m->n[0] >= 2 && m->n[1] >= 2 && !m->count;
+		if (!m->n[0] || !m->n[1])
+			continue;
+		both++;
+		if (m->count)
+			counts++;
+		else if (isfinite(m->ab.p))
+			tested++;
+		else if (m->n[0] >= 2 && m->n[1] >= 2)
+			untestable++;
 		fewer += m->n[0] < c->nruns[0] || m->n[1] < c->nruns[1];
 	}
-	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics, %zu tested; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% bootstrap interval that excludes 0)\n",
-		c->nruns[0], c->nruns[1], c->nm, judged, changed);
+	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics in both: %zu tested, %zu counts or single figures (not tested), %zu not testable; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% interval of the same t-test that excludes 0)\n",
+		c->nruns[0], c->nruns[1], both, tested, counts, untestable, changed);
 	if (fewer)
 		fprintf(txt.f, "%zu metrics are missing from some boots (a run that failed or skipped them): "
 			"each line's n A/B is its boots a side\n", fewer);
@@ -364,8 +426,10 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 		fprintf(txt.f, "one boot a side gives no significance: %%change only\n");
 	else if (!changed)
 		fprintf(txt.f, "no change found\n");
+	if (tested)
+		fprintf(txt.f, "\"none > X%% seen\": the smallest change the comparison could have detected, with 80 %% power at alpha 0.05 per metric (before the false-discovery correction, which asks for more), at its boots' spread\n");
 	fprintf(txt.f, "%-9s %-28s %-40s %12s %12s %9s %s\n", "workload", "metric", "params",
-		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, boots A/B, verdict");
+		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, boots A/B, scale, verdict");
 	for (i = 0; i < c->nm; i++) {
 		const struct metric *m = &c->m[order[i]];
 
@@ -397,13 +461,11 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 int main(int argc, char **argv)
 {
 	const char *a = NULL, *b = NULL, *out = NULL, *asked = NULL;
-	unsigned long long seed = 1;
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("a", &a, "RUN[,RUN...]", "the runs of side A, one per boot", true),
 		LAB_OPT_STR("b", &b, "RUN[,RUN...]", "the runs of side B", true),
 		LAB_OPT_STR("out", &out, "DIR", "where compare.json and compare.txt go", true),
 		LAB_OPT_STR("asked", &asked, "KEY,...", "meta.json keys meant to differ", false),
-		LAB_OPT_U64("seed", &seed, 0, 1e15, "the bootstrap's seed (default 1)"),
 		LAB_OPT_END
 	};
 	struct cmp c = { 0 };
@@ -414,6 +476,6 @@ int main(int argc, char **argv)
 	lab_positionals(argc, argv, first, 0, "");
 	load_side(&c, 0, a);
 	load_side(&c, 1, b);
-	judge_all(&c, seed);
+	judge_all(&c);
 	return write_outputs(&c, out, asked) ? 1 : 0;
 }

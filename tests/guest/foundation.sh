@@ -16,7 +16,7 @@ check "the running kernel's config is the one built (hash)" "$LAB_EXPECT_CONFIG_
 	"$(zcat /proc/config.gz | sha256sum | cut -c1-16)"
 # the fragments of the flavour booted (kernel/build.sh): the debug kernel has
 # every checker of kernel/debug.config, the lab kernel none of them
-frags="lab.config patches/config"
+frags="lab.config patches/6.1/config"
 [ "${LAB_EXPECT_FLAVOUR:-lab}" != debug ] || frags+=" debug.config"
 for frag in $frags; do
 	rc=0

@@ -11,10 +11,6 @@ set -eu
 
 # shellcheck source=tests/tap.sh
 . "$LAB_SRC/tests/tap.sh"
-skip() { # skip WHAT REASON
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
 
 taprio=$LAB_SRC/build/taprio
 if ! zcat /proc/config.gz | grep -qx 'CONFIG_PTP_1588_CLOCK_LAB=y'; then

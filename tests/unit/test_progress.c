@@ -12,6 +12,8 @@
 #include "progress.h"
 #include "tap.h"
 
+static char dir[] = "/tmp/test_progress.XXXXXX";
+
 /* The lines of @path, NULL when it cannot be read */
 static char *slurp(const char *path)
 {
@@ -29,6 +31,13 @@ static char *slurp(const char *path)
 	return s;
 }
 
+/* The program and verb the messages name (tap_main names the program after itself) */
+static void as_wl_run(void)
+{
+	lab_prog = "wl";
+	lab_verb_name = "run";
+}
+
 static int count_lines(const char *s)
 {
 	int n = 0;
@@ -38,21 +47,13 @@ static int count_lines(const char *s)
 	return n;
 }
 
-int main(void)
+LAB_TEST(progress_lines)
 {
-	char dir[] = "/tmp/test_progress.XXXXXX", prog[256], fail[256];
-	json_t *j;
+	char prog[256];
 	char *s;
-	pid_t pid;
-	int st;
 
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp: %m");
+	as_wl_run();
 	snprintf(prog, sizeof(prog), "%s/progress", dir);
-	snprintf(fail, sizeof(fail), "%s/fail.json", dir);
-	lab_prog = "wl";
-	lab_verb_name = "run";
-
 	progress_path = prog;
 	progress_start(2);
 	progress_part(1000, "routes", "inserting %s routes", "ipv4");
@@ -63,6 +64,14 @@ int main(void)
 	tap_ok(s && !strcmp(s, "note wl run: inserting ipv4 routes: 0/1000 routes (0%); part 1 of 2, 0 s in all\n"),
 	       "the line: note PROG VERB: the part, done out of total, which part of how many");
 	free(s);
+}
+
+LAB_TEST(lab_die_reason)
+{
+	char fail[256];
+	json_t *j;
+	pid_t pid;
+	int st;
 
 	snprintf(fail, sizeof(fail), "%s/die.json", dir);
 	pid = fork();
@@ -77,8 +86,14 @@ int main(void)
 		   "lab_die's message reaches the failure file");
 	tap_eq_str(json_string_value(json_object_get(j, "kind")), "error", "as kind error");
 	json_decref(j);
-	unlink(fail);
+}
 
+LAB_TEST(first_reason_kept)
+{
+	char fail[256];
+	json_t *j;
+
+	as_wl_run();
 	snprintf(fail, sizeof(fail), "%s/fail.json", dir);
 	tap_ok(access(fail, F_OK), "no failure file before a failure");
 	lab_fail_path = fail;
@@ -91,10 +106,12 @@ int main(void)
 		   "the first reason is kept, the later one ignored");
 	tap_eq_str(json_string_value(json_object_get(j, "kind")), "refused", "with its kind");
 	tap_eq_str(json_string_value(json_object_get(j, "program")), "wl", "and the program");
+	tap_eq_str(json_string_value(json_object_get(j, "verb")), "run", "and the verb");
 	json_decref(j);
+}
 
-	unlink(prog);
-	unlink(fail);
-	rmdir(dir);
-	return tap_finish();
+int main(int argc, char **argv)
+{
+	tap_tmpdir(dir);
+	return tap_main(argc, argv);
 }
