@@ -17,9 +17,9 @@ set logscale xy
 set format x '%g'
 set format y '%g'
 set key top right
-plot rundir.'/ledjitter/cyclictest-idle.csv' skip 1 using (bin($1)):2 smooth frequency \
+plot rundir.'/ledjitter/cyclictest-idle.csv' using (bin(column("latency_us"))):"count" smooth frequency \
 	with steps ls 1 title 'idle guest', \
-     rundir.'/ledjitter/cyclictest-busy.csv' skip 1 using (bin($1)):2 smooth frequency \
+     rundir.'/ledjitter/cyclictest-busy.csv' using (bin(column("latency_us"))):"count" smooth frequency \
 	with steps ls 2 title 'busy guest (a CPU hog per vCPU + iperf3)'
 out = rundir.'/ledjitter/cyclictest'
 @save

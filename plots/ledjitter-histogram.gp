@@ -7,7 +7,7 @@
 # input: ledjitter/error-hist.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/error-hist.csv'
-sel(mode, load) = (strcol(1) eq mode && column(2) == 10 && strcol(3) eq load && strcol(4) eq 'kernel')
+sel(mode, load) = (strcol("mode") eq mode && column("step_ms") == 10 && strcol("load") eq load && strcol("observer") eq 'kernel')
 centre(lo, hi) = (lo > 0 ? sqrt(lo * hi) / 1000.0 : hi / 2000.0)
 set title 'ledjitter: histogram of |interval error|, 10 ms steps, kernel observer'
 set xlabel '|interval error| [ms] (log scale, bins double in width)'
@@ -17,13 +17,13 @@ set format x '%g'
 set xrange [0.0005:2000]
 set yrange [0:*]
 set key top center
-plot data skip 1 using (centre(column(5), column(6))):(sel('pattern', 'idle') ? column(7) : NaN) \
+plot data using (centre(column("low_us"), column("high_us"))):(sel('pattern', 'idle') ? column("count") : NaN) \
 	with linespoints ls 2 title 'pattern, idle', \
-     data skip 1 using (centre(column(5), column(6))):(sel('pattern', 'busy') ? column(7) : NaN) \
+     data using (centre(column("low_us"), column("high_us"))):(sel('pattern', 'busy') ? column("count") : NaN) \
 	with linespoints ls 4 title 'pattern, busy', \
-     data skip 1 using (centre(column(5), column(6))):(sel('hr_pattern', 'idle') ? column(7) : NaN) \
+     data using (centre(column("low_us"), column("high_us"))):(sel('hr_pattern', 'idle') ? column("count") : NaN) \
 	with linespoints ls 1 title 'hr_pattern, idle', \
-     data skip 1 using (centre(column(5), column(6))):(sel('hr_pattern', 'busy') ? column(7) : NaN) \
+     data using (centre(column("low_us"), column("high_us"))):(sel('hr_pattern', 'busy') ? column("count") : NaN) \
 	with linespoints ls 5 title 'hr_pattern, busy'
 out = rundir.'/ledjitter/histogram'
 @save

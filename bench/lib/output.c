@@ -190,7 +190,8 @@ struct out *out_open(const char *dir, const char *workload)
 	o = calloc(1, sizeof(*o));
 	if (!o || !(o->dir = strdup(dir)))
 		goto nomem;
-	o->root = json_pack("{s:s, s:s, s:s, s:[]}", "workload", workload, "status", "failed",
+	o->root = json_pack("{s:i, s:s, s:s, s:s, s:[]}", "format_version", OUT_FORMAT_VERSION,
+			    "workload", workload, "status", "failed",
 			    "reason", "incomplete: the workload did not finish", "metrics");
 	o->targets = json_array();
 	if (!o->root || !o->targets)

@@ -8,7 +8,7 @@
  * workload's targets judged against what it measured (see out_target).
  *
  * summary.json:
- *   {"workload": NAME, "status": "ok"|"failed", ["reason": STR,]
+ *   {"format_version": 1, "workload": NAME, "status": "ok"|"failed", ["reason": STR,]
  *    "metrics": [{"name", "params": {KEY: "VALUE"...}, "unit", "n",
  *                 "median", "mean", "stddev", "min", "max", "p99",
  *                 "ci95": {"lo", "hi", "of", "method"} | null}]}
@@ -31,6 +31,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+/* The format of summary.json this library writes (its "format_version") */
+#define OUT_FORMAT_VERSION 1
 
 /* A file being written atomically: write to ->f, then commit or abort. */
 struct atomic_file {

@@ -82,12 +82,15 @@ check "the kernel's reason is passed through" "the kernel refused the schedule o
 check "no taprio is left configured after it" mq "$(root_kind)"
 
 # A schedule the kernel refuses stops a run at once, named as the user gave
-# it (--name), with nothing left configured
-"$taprio" run --out "$tmp" --count 10 --name my-schedule.sched \
+# it (--name), with nothing left configured; the reason, of kind "refused",
+# in the failure file
+"$taprio" run --out "$tmp" --count 10 --name my-schedule.sched --fail-file "$tmp/fail.json" \
 	"$LAB_SRC/tests/guest/taprio-bad/more-classes-than-queues.sched" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-check "taprio run on a schedule the kernel refuses exits 4" 4 "$rc"
-check "the refusal names the schedule as the user gave it" "my-schedule.sched:2: the kernel refused" \
-	"$(grep -m1 -o '^my-schedule.sched:2: the kernel refused' "$tmp/err" || head -1 "$tmp/err")"
+check "taprio run on a schedule the kernel refuses exits 1" 1 "$rc"
+check "its failure file says refused, naming the schedule as the user gave it" \
+	"refused my-schedule.sched:2: the kernel refused" \
+	"$(jq -r '.kind + " " + .reason' "$tmp/fail.json" 2>/dev/null | grep -m1 -o '^refused my-schedule.sched:2: the kernel refused' ||
+		head -1 "$tmp/err")"
 check "no taprio is left configured after the refusal" mq "$(root_kind)"
 
 # Out of memory: taprio run fails and leaves no taprio configured, whether

@@ -333,22 +333,27 @@ check_has "the report of run B lists the comparisons stored in it" "$b/report.md
 check_lacks "comparison directories are not taken for workloads" "$b/report.md" "## Workload compare-runA"
 
 # --- taprio's report: outside the window at the driver and at the gate --------
-# Schedule: class 0 open 0-3 ms, class 1 3-6 ms of each 10 ms cycle from base B.
+# Schedule: class 0 open 0-3 ms, class 1 3-6 ms of each 10 ms cycle from base B
+# (the run's record, run.json: report reads no schedule file).
 # tc0 seq0: through the gate and at the driver inside its window; tc0 seq1:
 # through the gate at 2.99 ms, at the driver at 3.1 ms (late after the gate);
-# tc1 seq0: let through at 2.5 ms, when its gate was closed (at the gate).
+# tc1 seq0: let through at 2.5 ms, when its gate was closed (at the gate);
+# tc1 seq1: no TX timestamp.
 make -s -C "$root" build/taprio >/dev/null
 tp=$tmp/taprio
 mkdir -p "$tp"
-cp "$root/workloads/taprio/schedules/three-class-10ms.sched" "$tp/schedule.sched"
 B=1000000000000
-printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" "$B" "$B" >"$tp/run-info.csv"
+"$root/build/taprio" check --json "$root/workloads/taprio/schedules/three-class-10ms.sched" |
+	jq --argjson b "$B" '{format_version: 1, program: "taprio", verb: "run",
+		schedule_name: "three-class-10ms.sched", schedule: ., cycle_ns: 10000000, base_ns: $b,
+		start_ns: $b, tai_offset_ns: 37000000000, count: 2, rate: 100, only_tc: -1,
+		phase_ns: -1, received: 3}' >"$tp/run.json"
 {
-	echo "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns,entry_at_tx,in_window,gate_open_at_wake,sender_latency_us,enqueue_to_tx_us,gate_lateness_us,path_delay_us,tx_rel_ms"
-	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000)),0,1,1,100,50,200,100,0.2"
-	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000)),1,0,1,200,150,3100,100,13.1"
-	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000)),1,1,0,1600,1550,1000,100,4"
-	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),,,-1,,0,,,,,"
+	echo "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns"
+	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000))"
+	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000))"
+	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000))"
+	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),0,0"
 } >"$tp/packets.csv"
 # The advance histograms (every advance: 3 of 10 us, 1 of 150 us, 1 of 2.05 ms,
 # 1 beyond 1 s) and 2 of the 6 advances printed
@@ -402,6 +407,79 @@ check "taprio report: bpftrace's own lost-event count is shown" 3 \
 	"$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].params.bpftrace_lost_events' "$tp/summary.json")"
 check "taprio report: no offset is called a sync figure (one oscillator)" 0 \
 	"$(jq -r '[.metrics[] | select(.name == "sync_offset_ns")] | length' "$tp/summary.json")"
+check "taprio report: gate lateness from the record's schedule (TX minus the gate's opening at or after the qdisc, open then: 50 and 150 us)" 100 \
+	"$(tf gate_lateness_us 0 median)"
+check "taprio report: a packet enqueued while its gate was closed is late from the gate's opening (3 ms)" 1000 \
+	"$(tf gate_lateness_us 1 median)"
+check "taprio report: a packet with no TX timestamp has no sender latency" 1 \
+	"$(tf sender_latency_us 1 n)"
+check "taprio report: summary.json carries its format_version" 1 \
+	"$(jq -r .format_version "$tp/summary.json")"
+check "taprio report: gates.csv, the windows of three cycles (3 entries of one class each, and the header)" "tc,entry,start_ms,end_ms 10" \
+	"$(head -1 "$tp/gates.csv") $(grep -c '' "$tp/gates.csv")"
+check "taprio report: gate-marks.csv, the TX outside its window and the probe's 3 gate decisions" "1 3" \
+	"$(grep -c '^outside,0,13.100000$' "$tp/gate-marks.csv") $(grep -c '^decision,' "$tp/gate-marks.csv")"
+check "taprio report: latency.csv, class 0's gate lateness as a CDF of the packets sent" "0,gate_lateness,50.000,0.500000 0,gate_lateness,150.000,1.000000 " \
+	"$(grep '^0,gate_lateness,' "$tp/latency.csv" | tr '\n' ' ')"
+check "taprio report: advance.csv, the histograms' CDF, each bucket at its upper end" "10,0.500000,6" \
+	"$(sed -n 2p "$tp/advance.csv")"
+cp "$tp/summary.json" "$tmp/taprio-first.json"
+"$root/build/taprio" report --out "$tp" 2>/dev/null >/dev/null
+check "taprio report run again on its own output: the same summary.json" same \
+	"$(cmp -s "$tmp/taprio-first.json" "$tp/summary.json" && echo same)"
+
+# --- report is a function of the run folder: run again, the same figures -----
+# Each workload's raw files (tests/fixtures/raw/: a real run's, trimmed;
+# taprio's the fixture above) through its report once, then again by
+# bench/rereport.sh on a copy: the same metrics, status and targets
+make -s -C "$root" build/bpfqs build/routedump build/ledjitter >/dev/null
+rr=$tmp/rerun
+mkdir -p "$rr/run"
+cp -r "$tp" "$rr/run/taprio"
+for w in bpfqs routedump ledjitter; do
+	cp -r "$root/tests/fixtures/raw/$w" "$rr/run/$w"
+	"$root/build/$w" report --out "$rr/run/$w" >/dev/null 2>&1 && rc=0 || rc=$?
+	check "$w report of a real run's raw files" 0 "$rc"
+done
+"$root/bench/rereport.sh" "$rr/run" "$rr/again" >"$rr/out" 2>&1 && rc=0 || rc=$?
+check "bench/rereport.sh: each workload's report reproduces its figures" 0 "$rc"
+for w in bpfqs ledjitter routedump taprio; do
+	check_has "$w: report run again gives the same summary.json metric for metric" "$rr/out" \
+		"$w: same, $(jq '.metrics | length' "$rr/run/$w/summary.json") metrics"
+done
+# and it sees a difference: one statistic of one metric changed
+jq '.metrics[0].median += 1' "$rr/run/bpfqs/summary.json" >"$rr/s.json"
+mv "$rr/s.json" "$rr/run/bpfqs/summary.json"
+"$root/bench/rereport.sh" "$rr/run" "$rr/again2" >"$rr/out2" 2>&1 && rc=0 || rc=$?
+check "bench/rereport.sh with a metric that differs: exit 1" 1 "$rc"
+check_has "bench/rereport.sh names the workload and the metric that differ" "$rr/out2" \
+	"bpfqs: DIFFERS: metrics: 2 lines differ"
+
+# --- taprio report of a tuning sweep (tune.json): the variants measured -------
+# window-tc0-x1: the packets of the fixture above; window-tc0-x0.5: failed
+ts=$tmp/taprio-tune
+sched=$root/workloads/taprio/schedules/three-class-10ms.sched
+mkdir -p "$ts/tune/window-tc0-x1"
+cp "$tp/packets.csv" "$tp/run.json" "$ts/tune/window-tc0-x1/"
+"$root/build/taprio" variant --tc 0 --scale 0.5 "$sched" >"$tmp/half.sched"
+jq -n --slurpfile s <("$root/build/taprio" check --json "$sched") \
+	--slurpfile h <("$root/build/taprio" check --json "$tmp/half.sched") \
+	'{format_version: 1, program: "taprio", verb: "tune", schedule_name: "my.sched", schedule: $s[0],
+	  bound_us: 1000, count: 2, rate: 100, variants: [
+	    {name: "window-tc0-x1", kind: "window", tc: "0", scale: "1", schedule: $s[0], status: "ok"},
+	    {name: "window-tc0-x0.5", kind: "window", tc: "0", scale: "0.5", schedule: $h[0],
+	     status: "failed", reason: "refusing to measure"}]}' >"$ts/tune.json"
+"$root/build/taprio" report --out "$ts" >/dev/null 2>&1 && rc=0 || rc=$?
+check "taprio report of a tuning sweep" 0 "$rc"
+check "taprio report of a sweep: the measured variant's figures, named by the variant" \
+	"window-tc0-x1:0=1 window-tc0-x1:1=0" \
+	"$(jq -r '[.metrics[] | select(.name == "violations") | .params.schedule + ":" + .params.tc + "=" + (.median | tostring)] | join(" ")' "$ts/summary.json")"
+check_has "tune.csv: the variant not measured has its windows (from tune.json) and no figures" "$ts/tune.csv" \
+	"window,0,0.5,1500,8500,,,,,"
+check_has "tune.csv: the measured variant's figures" "$ts/tune.csv" \
+	"window,0,1,3000,10000,2,1,50.000,,100.000"
+check_has "tune-recommendation.txt names the schedule and the bound of tune.json" "$ts/tune-recommendation.txt" \
+	"schedule: my.sched; bound: p99 gate lateness <= 1000 us"
 
 # --- taprio tune-report: a variant without its figures is never recommended ---
 # window-tc0-x0.5: too few packets for a p99 (null); x0.25: not measured (no

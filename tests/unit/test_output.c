@@ -132,6 +132,8 @@ LAB_TEST(summary)
 	j = load_summary();
 	tap_ok(j && !strcmp(str(j, "status"), "ok") && !json_object_get(j, "reason") &&
 	       !strcmp(str(j, "workload"), "taprio"), "after out_close: workload taprio, status ok, no reason");
+	tap_eq_int(json_integer_value(json_object_get(j, "format_version")), OUT_FORMAT_VERSION,
+		   "summary.json carries its format_version");
 	tap_eq_int((long long)json_array_size(json_object_get(j, "metrics")), 3,
 		   "rejected metrics were not added");
 	json_decref(j);

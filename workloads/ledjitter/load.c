@@ -2,7 +2,8 @@
 /*
  * Reading back what a run left in the results folder: the cells
  * (cells-LOAD.csv), each cell's uleds reads (user-CELL.csv), and the kernel
- * observer's events (probe-led_timer.csv, probe-led_timer-lost.csv).
+ * observer's events (probe-led_timer.csv, and the lost_events row of
+ * probe-led_timer-maps.csv).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -245,7 +246,10 @@ void free_probe(struct kevents *k)
 	free(k->ht);
 }
 
-/* bpftrace's lost events, written by the driver (probe-led_timer-lost.csv); -1: unknown */
+/*
+ * bpftrace's lost events: the lost_events row of probe-led_timer-maps.csv
+ * (bench/probe2csv.sh); -1: unknown
+ */
 long load_probe_lost(const char *dir)
 {
 	char path[PATH_MAX];
@@ -253,12 +257,13 @@ long load_probe_lost(const char *dir)
 	long lost = -1;
 	int col;
 
-	snprintf(path, sizeof(path), "%s/probe-led_timer-lost.csv", dir);
+	snprintf(path, sizeof(path), "%s/probe-led_timer-maps.csv", dir);
 	if (access(path, F_OK) || csv_read_open(&c, path))
 		return -1;
-	col = csv_col(&c, "lost_events");
-	if (col >= 0 && csv_next(&c) > 0 && *csv_field(&c, col))
-		lost = strtol(csv_field(&c, col), NULL, 10);
+	col = csv_col(&c, "value");
+	while (col >= 0 && csv_next(&c) > 0)
+		if (!strcmp(csv_field(&c, 0), "lost_events") && *csv_field(&c, col))
+			lost = strtol(csv_field(&c, col), NULL, 10);
 	csv_read_close(&c);
 	return lost;
 }

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "ledjitter.h"
+#include "progress.h"
 #include "timing.h"
 
 #define MAX_STEP_LIST 16
@@ -207,12 +208,13 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 /* The options of run, checked before anything is set up */
 static void parse_run(int argc, char **argv, struct run_opts *o)
 {
-	const char *profile = getenv("LAB_PROFILE"), *mode = NULL, *steps_list = NULL;
+	const char *profile = "quick", *mode = NULL, *steps_list = NULL;
 	unsigned long long steps = 0, prio = 80;
 	long long repeat = 1;
 	bool repeat_given = false, steps_given = false;
 	const struct lab_opt opts[] = {
-		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts", false),
+		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts (quick)",
+			    false),
 		LAB_OPT_STR("mode", &mode, "pattern|hr_pattern|both", "the trigger files (both)", false),
 		LAB_OPT_STR("step-ms", &steps_list, "LIST", "step durations, 1..60000 ms", false),
 		{ .name = "steps", .type = LAB_OPT_UINT, .value = &steps, .arg = "N",
@@ -226,12 +228,12 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		{ .name = "repeat", .type = LAB_OPT_INT, .value = &repeat, .arg = "N",
 		  .help = "with --pattern: -1 (forever) or 1..1000000 (1)", .min = -1, .max = 1000000,
 		  .given = &repeat_given },
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
 		LAB_OPT_END
 	};
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
-	if (!profile || !*profile)
-		profile = "quick";
 	if (strcmp(profile, "quick") && strcmp(profile, "full"))
 		lab_usage_error("--profile '%s' is not a profile (expected quick or full)", profile);
 	if (mode)
@@ -336,6 +338,9 @@ int cmd_run(int argc, char **argv)
 	 */
 	per_mode = o.pattern ? 1 : o.ncells;
 	cells = lab_calloc(2 * per_mode, sizeof(*cells), "cells");
+	progress_start(1);
+	progress_part(per_mode * (uint64_t)(o.modes[0] + (o.modes[1] && has_hr)), "cells",
+		      "the cells, %s guest", o.load);
 	for (i = 0; i < per_mode; i++) {
 		for (m = 0; m < 2; m++) {
 			struct cell_result *c;
@@ -345,10 +350,13 @@ int cmd_run(int argc, char **argv)
 			c = &cells[ncells++];
 
 			setup_cell(&o, c, m, i);
-			if (m == 1 && !has_hr)
+			if (m == 1 && !has_hr) {
 				snprintf(c->status, sizeof(c->status), "skipped");
-			else
+			} else {
+				progress_what("cell %s", c->cell);
 				run_cell(&o, c, hz);
+				progress_add(1);
+			}
 		}
 	}
 	write_cells(&o, cells, ncells, hz);
