@@ -72,17 +72,6 @@ spec_set image "${build[image]}"
 [ "$cmd" != shell ] || spec_set interactive 1
 spec_write "$rundir/run.spec"
 {
-	# (the environment the workloads' drivers read before the run spec)
-	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q LAB_HOST_CPUS=%q\n' "$run_id" "$profile" "$trace" "$(nproc)"
-	# shellcheck disable=SC2016 # $LAB_OUT is the guest's
-	if [ -n "$(spec_get taprio.schedule)" ]; then
-		printf 'export LAB_TAPRIO_SCHEDULE="$LAB_OUT/taprio.sched"\n'
-	fi
-	# shellcheck disable=SC2016
-	if [ -n "$(spec_get taprio.tune)" ]; then
-		printf 'export LAB_TAPRIO_TUNE="$LAB_OUT/taprio-tune.sched" LAB_TAPRIO_TUNE_BOUND_US=%q LAB_TAPRIO_TUNE_NAME=%q\n' \
-			"$(spec_get taprio.tune_bound_us)" "$(spec_get taprio.tune_name)"
-	fi
 	if [ "$cmd" = shell ]; then
 		echo interactive
 	fi
