@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "abstat.h"
 #include "cli.h"
@@ -275,6 +276,111 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 	return nw;
 }
 
+/*
+ * Where the comparison's time went, from each run's meta.json (boot_seconds,
+ * vm_seconds, started, ended, report_seconds) and progress.log (the guest's steps and
+ * phases, in seconds since QEMU started): boot (QEMU to the first command),
+ * set-up (the steps that are no workload's), conformance (phases conform),
+ * measurement, probe passes (phases probe*), the guest's reports (phases
+ * report), the rest of the workloads' steps (between phases), the host (the
+ * kernel from its cache, the report, the plots) and the waiting between the
+ * boots (a Slurm queue, a guest slot)
+ */
+enum { T_BOOT, T_SETUP, T_CONFORM, T_MEASURE, T_PROBES, T_REPORT, T_BETWEEN, T_HOST, T_WAIT, T_N };
+static const char *const t_names[T_N] = {
+	"boot", "set-up", "conformance", "measurement", "probes", "report in the guest",
+	"between phases", "host (kernel, report, plots)", "waiting between boots",
+};
+
+static double iso_time(json_t *meta, const char *key)
+{
+	struct tm tm = { 0 };
+	const char *v = json_string_value(json_object_get(meta, key));
+
+	if (!v || !strptime(v, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+/* the guest's seconds of one run into @t */
+static void run_time(const char *dir, double *t)
+{
+	char *path, line[512], step[128] = "", kind[16], a[128], b[128];
+	double ts, step_t = 0, phase_t = 0, in_phases = 0;
+	FILE *f;
+
+	if (asprintf(&path, "%s/progress.log", dir) < 0)
+		lab_die("out of memory");
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		a[0] = b[0] = 0;
+		if (line[0] == '#' || sscanf(line, "%lf %15s %127s %127s", &ts, kind, a, b) < 2)
+			continue;
+		if (!strcmp(kind, "start")) {
+			snprintf(step, sizeof(step), "%s", a);
+			step_t = ts;
+			in_phases = 0;
+		} else if (!strcmp(kind, "end") && step[0]) {
+			if (strncmp(step, "wl-", 3))
+				t[T_SETUP] += ts - step_t;
+			else
+				t[T_BETWEEN] += ts - step_t - in_phases;
+			step[0] = 0;
+		} else if (!strcmp(kind, "phase")) {
+			phase_t = ts;
+		} else if (!strcmp(kind, "phase-end")) {
+			int k = !strcmp(b, "conform") ? T_CONFORM :
+				!strncmp(b, "probe", 5) ? T_PROBES :
+				!strcmp(b, "report") ? T_REPORT : T_MEASURE;
+
+			t[k] += ts - phase_t;
+			in_phases += ts - phase_t;
+		}
+	}
+	fclose(f);
+}
+
+static json_t *time_split(const struct cmp *c, FILE *out)
+{
+	double t[T_N] = { 0 }, first = INFINITY, last = -INFINITY, runs = 0, total;
+	json_t *o = json_object();
+	size_t s, r, k, n = 0;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < c->nruns[s]; r++) {
+			json_t *m = c->meta[s][r];
+			double st = iso_time(m, "started"), en = iso_time(m, "ended");
+			double vm = json_number_value(json_object_get(m, "vm_seconds"));
+			double rep = json_number_value(json_object_get(m, "report_seconds"));
+
+			t[T_BOOT] += json_number_value(json_object_get(m, "boot_seconds"));
+			run_time(c->runs[s][r], t);
+			if (isfinite(st) && isfinite(en)) {
+				first = fmin(first, st);
+				last = fmax(last, en + rep);
+				runs += en - st + rep;
+				t[T_HOST] += en - st - vm + rep;
+			}
+			n++;
+		}
+	if (isfinite(first))
+		t[T_WAIT] = fmax(0, last - first - runs);
+	for (k = 0, total = 0; k < T_N; k++)
+		total += t[k];
+	fprintf(out, "time: %zu boots, %.0f s in all:", n, total);
+	for (k = 0; k < T_N; k++) {
+		fprintf(out, "%s %s %.0f s (%.0f %%)", k ? "," : "", t_names[k], t[k],
+			total > 0 ? 100 * t[k] / total : 0);
+		json_object_set_new(o, t_names[k], json_real(t[k]));
+	}
+	fprintf(out, "\n");
+	json_object_set_new(o, "total", json_real(total));
+	return o;
+}
+
 static void judge_all(struct cmp *c)
 {
 	struct ab_metric *fam = lab_calloc(c->nm, sizeof(*fam), "metrics");
@@ -388,7 +494,7 @@ static void text_line(FILE *f, const struct metric *m)
 static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 {
 	struct atomic_file txt;
-	json_t *arr = json_array(), *root, *jw = json_array();
+	json_t *arr = json_array(), *root, *jw = json_array(), *times;
 	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, tested = 0;
 	size_t fewer = 0, untestable = 0, counts = 0, both = 0;
 	char *path;
@@ -401,6 +507,7 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	if (asprintf(&path, "%s/compare.txt", dir) < 0 || atomic_open(&txt, path))
 		lab_die("cannot write %s", path);
 	warnings(c, asked, txt.f, jw);
+	times = time_split(c, txt.f);
 	for (i = 0; i < c->nm; i++) {
 		const struct metric *m = &c->m[order[i]];
 
@@ -444,8 +551,9 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	}
 	err = atomic_commit(&txt);
 	free(path);
-	root = json_pack("{s:o, s:o, s:I, s:I}", "warnings", jw, "metrics", arr,
-			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1]);
+	root = json_pack("{s:o, s:o, s:I, s:I, s:o}", "warnings", jw, "metrics", arr,
+			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1],
+			 "time_seconds", times);
 	if (asprintf(&path, "%s/compare.json", dir) < 0)
 		lab_die("out of memory");
 	if (!err && json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(10))) {

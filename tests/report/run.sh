@@ -571,6 +571,11 @@ check "groups: an unchanged metric says the smallest change the comparison could
 check "groups: a changed metric has none (it was seen)" null \
 	"$(jq -r '.metrics[] | select(.name == "planted") | .detectable_pct' "$cj")"
 check_has "compare.txt: 'none > X% seen' beside the unchanged metric" "$g/compare.txt" "q >= 0.05; none > "
+check_has "compare.txt: the time split of the comparison's boots" "$g/compare.txt" "time: 6 boots, "
+check "compare.json: the time split, its parts adding up to the total" yes \
+	"$(jq -r '.time_seconds | if ((([to_entries[] | select(.key != "total") | .value] | add) - .total) | fabs) < 0.01 then "yes" else "no: \(.)" end' "$cj")"
+check_cmd "the figure of what the comparison could not see" test -s "$g/compare-detectable.png"
+check_has "compare.md: what it could not see, before the figures of the changes" "$g/compare.md" "## What it could not see"
 check_has "compare.txt: a warning when the sides' host load differs beyond their spread" "$g/compare.txt" \
 	"warning: the host's load differs between the sides beyond their spread: others used 3-5 % of the host's CPU during A's boots, 40-42 % during B's"
 check "groups: a count gets no p-value" "a count or a single figure: no p-value" \

@@ -93,4 +93,5 @@ measurements() {
 # non-empty buckets)
 pack() { gzip -f "$STAGE"/cyclictest-*.hist 2>/dev/null || true; }
 
+wl_once checks
 wl_main guest_env checks measurements pack
