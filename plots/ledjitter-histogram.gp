@@ -1,9 +1,9 @@
 # ledjitter: histogram of |interval error| (observed interval between two
 # consecutive changes minus the interval asked; kernel observer, 10 ms
-# steps), pattern against hr_pattern, idle and busy guest. Bins double in
+# steps), pattern against abs_pattern, idle and busy guest. Bins double in
 # width (log2 of microseconds), so a point is the count of intervals whose
 # |error| lies between the bin's bounds; x is the bin's geometric centre.
-# caption: how far the error distributions reach: hr_pattern's mass should sit bins left of pattern's, busy against idle shows load sensitivity
+# caption: how far the error distributions reach: abs_pattern's mass should sit bins left of pattern's, busy against idle shows load sensitivity
 # input: ledjitter/error-hist.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/error-hist.csv'
@@ -21,9 +21,9 @@ plot data skip 1 using (centre(column(5), column(6))):(sel('pattern', 'idle') ? 
 	with linespoints ls 2 title 'pattern, idle', \
      data skip 1 using (centre(column(5), column(6))):(sel('pattern', 'busy') ? column(7) : NaN) \
 	with linespoints ls 4 title 'pattern, busy', \
-     data skip 1 using (centre(column(5), column(6))):(sel('hr_pattern', 'idle') ? column(7) : NaN) \
-	with linespoints ls 1 title 'hr_pattern, idle', \
-     data skip 1 using (centre(column(5), column(6))):(sel('hr_pattern', 'busy') ? column(7) : NaN) \
-	with linespoints ls 5 title 'hr_pattern, busy'
+     data skip 1 using (centre(column(5), column(6))):(sel('abs_pattern', 'idle') ? column(7) : NaN) \
+	with linespoints ls 1 title 'abs_pattern, idle', \
+     data skip 1 using (centre(column(5), column(6))):(sel('abs_pattern', 'busy') ? column(7) : NaN) \
+	with linespoints ls 5 title 'abs_pattern, busy'
 out = rundir.'/ledjitter/histogram'
 @save

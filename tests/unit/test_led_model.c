@@ -241,7 +241,7 @@ static void test_target_mean_interval(void)
 		   "target mean interval: HZ unknown is not judged");
 }
 
-/* hr_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
+/* abs_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
 static void test_target_within(void)
 {
 	verdict_is(led_target_within(420, 380), TARGET_NOT_MET,
@@ -298,7 +298,7 @@ static void test_target_drift(void)
 		   "target drift: no interval (too few steps) is not judged");
 }
 
-/* hr_pattern's changes of the dimming example, with skipped steps */
+/* abs_pattern's changes of the dimming example, with skipped steps */
 static void test_match_skipping(void)
 {
 	int b[128];
