@@ -73,6 +73,8 @@ struct fz {
  * and open the kernel log. Prints the seed and the replay command.
  */
 void fz_setup(struct fz *f, const char *suite, int argc, char **argv, const struct lab_opt *extra);
+/* The time bound counts from now: the regression cases before are not fuzzing */
+void fz_start_clock(struct fz *f);
 /* True while iterations and time are left; counts the iteration */
 bool fz_more(struct fz *f);
 double fz_elapsed(const struct fz *f);

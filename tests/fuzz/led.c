@@ -531,6 +531,7 @@ int cmd_led(int argc, char **argv)
 	tap_diag("led: LED %s, max_brightness %d, abs_pattern %s", l.name, l.max,
 		 l.abs ? "present" : "absent (a kernel without the lab's patch: pattern only)");
 	zero_runs_case(&l);
+	fz_start_clock(&f);
 
 	memset(&s, 0, sizeof(s));
 	s.f = f;

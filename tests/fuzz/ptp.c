@@ -730,6 +730,7 @@ int cmd_ptp(int argc, char **argv)
 	regression_cases(&f, &c);
 	ptp_enable_race(&f, &c);
 	ptp_hwtstamp_cases(&f, &c, &stamper);
+	fz_start_clock(&f);
 
 	/* Events in the queue for the reads: the output looped back to extts */
 	{

@@ -9,11 +9,16 @@
  * outside the driver's spinlock) they could leave it on with no timer: an
  * enabled output that never fires.
  *
- * The output's first edge is 10 s ahead, so its timer stays queued and shows
- * in /proc/timer_list (lab_output_fire) while the output is on. When no such
- * timer is queued after a round, the clock is adjusted by 0, which re-arms
- * the timer of every output that is on: a timer queued then was an output on
- * with no timer. The PPS output, whose timer has the same function, is off.
+ * The output runs with a period of 1 ms, so that the second thread's cancel
+ * often has to wait for a callback that is running, which widens the window
+ * in which the main thread's request can come between the output being
+ * switched off and its timer being cancelled. While the output is on, its
+ * timer is queued (/proc/timer_list: lab_output_fire) but in the few
+ * microseconds its callback runs: it is looked for three times, 1 ms apart.
+ * When it is not found after a round, the clock is adjusted by 0, which
+ * re-arms the timer of every output that is on: a timer queued then was an
+ * output on with no timer. The PPS output, whose timer has the same
+ * function, is off.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/timex.h>
+#include <unistd.h>
 
 #include <linux/ptp_clock.h>
 
@@ -32,7 +38,7 @@
 #include "timing.h"
 
 #define RACE_ROUNDS 400
-#define RACE_SECONDS 4.0
+#define RACE_SECONDS 8.0
 
 struct disabler {
 	pthread_barrier_t go, done;
@@ -55,7 +61,7 @@ static void *disable_thread(void *arg)
 }
 
 /* An output's timer (lab_output_fire) queued: 1, none: 0, -errno */
-static int output_timer_queued(void)
+static int timer_listed(void)
 {
 	char line[256];
 	int found = 0;
@@ -68,6 +74,21 @@ static int output_timer_queued(void)
 			found = 1;
 	fclose(f);
 	return found;
+}
+
+/* The same, looked for up to three times 1 ms apart (a running callback's
+ * timer is not queued while it runs)
+ */
+static int output_timer_queued(void)
+{
+	int i, q = 0;
+
+	for (i = 0; i < 3 && !q; i++) {
+		if (i)
+			usleep(1000);
+		q = timer_listed();
+	}
+	return q;
 }
 
 /* Adjust the clock by 0: re-arms the timer of every output that is on */
@@ -107,8 +128,8 @@ void ptp_enable_race(struct fz *f, struct ptp_ctx *c)
 	}
 	while (rounds < RACE_ROUNDS && (double)(mono_ns() - t0) / 1e9 < RACE_SECONDS) {
 		memset(&rq, 0, sizeof(rq));
-		rq.start.sec = ptp_now(c) / 1000000000LL + 10;
-		rq.period.sec = 1;
+		rq.start.sec = ptp_now(c) / 1000000000LL;
+		rq.period.nsec = 1000000;
 		snprintf(what, sizeof(what), "round %" PRIu64 ": PEROUT_REQUEST2 on from %lld s "
 			 "while sysfs period switches it off", rounds, (long long)rq.start.sec);
 		pthread_barrier_wait(&d.go);

@@ -405,6 +405,7 @@ int cmd_taprio(int argc, char **argv)
 	tap_diag("taprio: the kernel %s a negative base-time%s", t.negbase_refused ? "refuses" : "takes",
 		 t.negbase_refused ? "" : ": base-times are kept within -1e12 ns .. KTIME_MAX - UINT32_MAX");
 	tz_regression_cases(&f, &t);
+	fz_start_clock(&f);
 
 	memset(&snd, 0, sizeof(snd));
 	snd.ifindex = t.ifindex;

@@ -50,6 +50,13 @@ bounded() {
 	return "$rc"
 }
 
+# where_is PID: where the process is, every 5 s while it lives
+where_is() {
+	while sleep 5 && [ -e "/proc/$1" ]; do
+		echo "#   bpftrace $1: state $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null), in $(cat "/proc/$1/wchan" 2>/dev/null)"
+	done
+}
+
 netns_cycle() {
 	ip netns add "$1" && ip netns del "$1"
 }
@@ -73,8 +80,15 @@ for ((i = 1; i <= loops; i++)); do
 	check "loop $i: the probe pass ends, exit 0 ($(tail -1 "$LAB_WL_OUT/pass-$i/run.err"))" 0 "$rc"
 	echo "# loop $i: probe pass done $((SECONDS - t0)) s in"
 	for p in route_dump route_insert; do
+		var=PROBE_PID_$p
+		t1=$SECONDS
+		where_is "${!var}" &
+		wpid=$!
 		rc=0
 		bounded 180 "loop $i: probe_stop $p" probe_stop "$p" 2>>"$LAB_WL_OUT/probe.err" || rc=$?
+		kill "$wpid" 2>/dev/null || :
+		wait "$wpid" || :
+		echo "# loop $i: probe_stop $p took $((SECONDS - t1)) s"
 		check "loop $i: bpftrace $p stops and its output is turned into CSV" 0 "$rc"
 	done
 	echo "# loop $i: probes stopped $((SECONDS - t0)) s in"
