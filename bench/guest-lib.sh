@@ -119,9 +119,19 @@ probe_stop() {
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
-		echo "probe $name: bpftrace still running ${limit} s after SIGINT: killed, its maps are lost" >&2
+		echo "probe $name: bpftrace still running ${limit} s after SIGINT: killed, its maps are lost (it was in state $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null), in $(cat "/proc/$pid/wchan" 2>/dev/null))" >&2
 		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" || true
+		# a process stuck in the kernel dies only when it leaves it: not
+		# waited for beyond 10 s
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			echo "probe $name: bpftrace still there 10 s after SIGKILL, stuck in the kernel (in $(cat "/proc/$pid/wchan" 2>/dev/null)): left behind" >&2
+		else
+			wait "$pid" || true
+		fi
 		return 1
 	fi
 	wait "$pid" || true
