@@ -382,10 +382,12 @@ int out_target(struct out *o, const char *target, double measured, double limit,
 			target ? target : "(null)");
 		return -EINVAL;
 	}
-	t = json_pack("{s:s, s:o, s:o, s:s, s:o, s:s}", "target", target,
+	t = json_pack("{s:s, s:o, s:o, s:s, s:o, s:s, s:s}", "target", target,
 		      "measured", number_or_null(measured), "limit", number_or_null(limit),
 		      "unit", unit,
-		      "met", met == TARGET_NOT_JUDGED ? json_null() : json_boolean(met == TARGET_MET),
+		      "met", met == TARGET_MET || met == TARGET_NOT_MET ? json_boolean(met == TARGET_MET) : json_null(),
+		      "verdict", met == TARGET_MET ? "met" : met == TARGET_NOT_MET ? "not met" :
+				 met == TARGET_UNDECIDED ? "undecided" : "not judged",
 		      "why", why);
 	if (!t || json_array_append_new(o->targets, t))
 		return -ENOMEM;

@@ -4,7 +4,7 @@
  * every file written atomically (temporary file in the same directory, fsync,
  * rename), so a reader never sees half a file.
  *
- * targets.json: [{"target", "measured", "limit", "unit", "met", "why"}], the
+ * targets.json: [{"target", "measured", "limit", "unit", "met", "verdict", "why"}], the
  * workload's targets judged against what it measured (see out_target).
  *
  * summary.json:
@@ -90,14 +90,22 @@ int out_estimate(struct out *o, const char *name, const char *const *params,
  */
 int out_conditions(struct out *o, const char *const *conditions);
 
-enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1 };
+/*
+ * A target's verdict (verdict.h judges one on a 95 % interval): met, not
+ * met, undecided (the interval straddles the limit) or not judged
+ * (nothing, or no interval, to judge)
+ */
+enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1, TARGET_UNDECIDED = -2 };
 
 /*
  * out_target - add a target to <dir>/targets.json and rewrite it:
- * {"target", "measured", "limit", "unit", "met": true|false|null, "why"}.
+ * {"target", "measured", "limit", "unit", "met": true|false|null,
+ *  "verdict": "met"|"not met"|"undecided"|"not judged", "why"}.
+ * "met" is null when undecided or not judged; "verdict" tells those apart
+ * (a targets.json without it is read as met: null = not judged).
  * @measured and @limit may be NAN (written null: nothing measured, or a
  * target with no number); @why says how the verdict came about, or why the
- * target was not judged (TARGET_NOT_JUDGED).
+ * target was not decided.
  */
 int out_target(struct out *o, const char *target, double measured, double limit,
 	       const char *unit, enum target_verdict met, const char *why);
