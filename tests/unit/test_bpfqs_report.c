@@ -78,18 +78,19 @@ struct fx {
 	const char *limited_by;		/* prog-repeat.csv */
 	double pair, stack_push, scaling;
 	unsigned int threads, vcpus, host_cpus;
+	double spread;			/* the rounds' spread: round r adds spread x r / 10 */
 };
 
-static const struct fx met = { 320, 20, "none", 1.0, 1.0, 1.0, 2, 4, 2 };
+static const struct fx met = { 320, 20, "none", 1.0, 1.0, 1.0, 2, 4, 2, 1.0 };
 
-static void prog_rows(FILE *f, const char *map, const char *op, unsigned int repeat, double ns_per_op)
+static void prog_rows(FILE *f, const char *map, const char *op, const struct fx *p, double ns_per_op)
 {
 	int r;
 
 	for (r = 0; r < 12; r++) {
-		double x = r < 2 ? 50 * ns_per_op : ns_per_op + (r - 2) / 10.0;
+		double x = r < 2 ? 50 * ns_per_op : ns_per_op + p->spread * (r - 2) / 10.0;
 
-		fprintf(f, "%s,%s,4,%d,%d,64,%u,%.17g,1920,%.17g\n", map, op, r, r < 2, repeat,
+		fprintf(f, "%s,%s,4,%d,%d,64,%u,%.17g,1920,%.17g\n", map, op, r, r < 2, p->repeat,
 			strcmp(op, "empty") ? 1920 + 64 * x : 1920, strcmp(op, "empty") ? x : 30);
 	}
 }
@@ -127,22 +128,22 @@ static void fixture(const struct fx *p)
 		double push = i ? 100 * p->stack_push : 100;
 
 		/* the empty loop last, as run writes it */
-		prog_rows(f, maps[i], "push", p->repeat, push);
-		prog_rows(f, maps[i], "peek", p->repeat, 40);
-		prog_rows(f, maps[i], "pop", p->repeat, 90);
-		prog_rows(f, maps[i], "push_pop", p->repeat, (push + 90) * p->pair);
-		prog_rows(f, maps[i], "empty", p->repeat, 30);
+		prog_rows(f, maps[i], "push", p, push);
+		prog_rows(f, maps[i], "peek", p, 40);
+		prog_rows(f, maps[i], "pop", p, 90);
+		prog_rows(f, maps[i], "push_pop", p, (push + 90) * p->pair);
+		prog_rows(f, maps[i], "empty", p, 30);
 	}
-	prog_rows(f, "array", "empty", p->repeat, 30);
-	prog_rows(f, "array", "update", p->repeat, 20);
-	prog_rows(f, "array", "lookup", p->repeat, 0);
+	prog_rows(f, "array", "empty", p, 30);
+	prog_rows(f, "array", "update", p, 20);
+	prog_rows(f, "array", "lookup", p, 0);
 	fclose(f);
 	f = create("contention-windows.csv");
 	fprintf(f, "map,threads,shared,window,warmup,what,cpu,mops\n");
 	for (t = 1; t <= p->threads; t *= 2)
 		for (i = 0; i < 2; i++)
 			for (r = 0; r < 8; r++) {
-				double agg = (t == 1 ? 10 : 10 * t * p->scaling) * (i ? 0.6 : 1) + r / 10.0;
+				double agg = (t == 1 ? 10 : 10 * t * p->scaling) * (i ? 0.6 : 1) + p->spread * r / 10.0;
 
 				fprintf(f, "queue,%u,%s,%d,%d,aggregate,-1,%.17g\n", t, i ? "yes" : "no", r, r < 2, agg);
 				for (j = 0; j < t; j++)
@@ -198,12 +199,18 @@ static double num_of(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The target's "verdict", checked against its "met" (true, false or null) */
 static const char *verdict(json_t *m)
 {
-	json_t *v = json_object_get(m, "met");
+	json_t *met = json_object_get(m, "met");
+	const char *v = json_string_value(json_object_get(m, "verdict"));
 
-	return !m ? "(no such target)" : json_is_true(v) ? "met" : json_is_false(v) ? "not met" :
-	       json_is_null(v) ? "not judged" : "(bad)";
+	if (!m)
+		return "(no such target)";
+	if (!v || (!strcmp(v, "met") && !json_is_true(met)) || (!strcmp(v, "not met") && !json_is_false(met)) ||
+	    ((!strcmp(v, "undecided") || !strcmp(v, "not judged")) && !json_is_null(met)))
+		return "(bad)";
+	return v;
 }
 
 static int report(void)
@@ -334,6 +341,43 @@ LAB_TEST(targets_not_met)
 	m = target(t, "per-thread queue", "");
 	tap_eq_str(verdict(m), "not judged", "scaling target with one thread only");
 	json_decref(t);
+}
+
+/*
+ * Each ratio target undecided in a fixture whose rounds spread so far that
+ * the ratio's 95 % interval straddles the limit, whichever side of the
+ * limit its estimate lies
+ */
+static void undecided(const struct fx *p, const char *prefix, const char *part, const char *what)
+{
+	json_t *t, *m;
+
+	fixture(p);
+	report();
+	t = load("targets.json");
+	m = target(t, prefix, part);
+	tap_ok(!strcmp(verdict(m), "undecided") && strstr(str(m, "why"), "undecided: the 95% interval") &&
+	       strstr(str(m, "why"), "straddles"), "%s: expected undecided, naming the interval; got %s (%s)", what,
+	       verdict(m), str(m, "why"));
+	json_decref(t);
+}
+
+LAB_TEST(targets_undecided)
+{
+	struct fx p = met;
+
+	p.spread = 400;
+	p.pair = 1.2;
+	undecided(&p, "in-program push+pop", "map=queue", "pair target: push_pop 1.2 x push + pop, rounds spread");
+	p = met;
+	p.spread = 200;
+	p.stack_push = 1.1;
+	undecided(&p, "in-program queue push", "value_size=4", "parity target: stack push 1.1 x queue push, rounds "
+		  "spread");
+	p = met;
+	p.spread = 40;
+	p.scaling = 0.8;
+	undecided(&p, "per-thread queue", "", "scaling target: 2 threads at 0.8 x linear, rounds spread");
 }
 
 LAB_TEST(report_failed)

@@ -292,7 +292,6 @@ struct run_facts {
 /* The pure judgements of targets.c, on numbers */
 double clock_overhead_pct(double timer_call_ns, unsigned int repeat, unsigned int k, double ns_per_op);
 enum target_verdict judge_at_most(double measured, double limit);
-enum target_verdict judge_at_least(double measured, double limit);
 /* 100 x |ratio - 1| */
 double deviation_pct(double ratio);
 

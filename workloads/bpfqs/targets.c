@@ -14,9 +14,11 @@
  *                   that many times one thread (the host gives each vCPU
  *                   a CPU; otherwise the shared-map figures measure the host)
  *
- * The judgements are pure functions of numbers (clock_overhead_pct,
- * judge_at_most, judge_at_least, deviation_pct); the fixtures of
- * tests/unit/test_bpfqs_report.c make each target met and not met.
+ * pair, parity and scaling are judged on their ratio's 95 % interval
+ * (verdict_range: MET inside the limit, NOT MET wholly outside, undecided
+ * straddling it); clock reads, a figure with no interval, on its value
+ * (judge_at_most). The fixtures of tests/unit/test_bpfqs_report.c make
+ * each target met, not met and undecided.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -25,6 +27,7 @@
 
 #include "interval.h"
 #include "output.h"
+#include "verdict.h"
 #include "bpfqs.h"
 
 double clock_overhead_pct(double timer_call_ns, unsigned int repeat, unsigned int k, double ns_per_op)
@@ -39,19 +42,12 @@ enum target_verdict judge_at_most(double measured, double limit)
 	return measured <= limit ? TARGET_MET : TARGET_NOT_MET;
 }
 
-enum target_verdict judge_at_least(double measured, double limit)
-{
-	if (!isfinite(measured))
-		return TARGET_NOT_JUDGED;
-	return measured >= limit ? TARGET_MET : TARGET_NOT_MET;
-}
-
 double deviation_pct(double ratio)
 {
 	return 100 * fabs(ratio - 1);
 }
 
-static size_t n_met, n_not_met, n_not_judged;
+static size_t n_met, n_not_met, n_undecided, n_not_judged;
 static double max_clock_pct;
 
 /* One target; 0 or -1 when targets.json cannot be written */
@@ -62,6 +58,8 @@ static int target(struct out *o, const char *name, double measured, double limit
 		n_met++;
 	else if (v == TARGET_NOT_MET)
 		n_not_met++;
+	else if (v == TARGET_UNDECIDED)
+		n_undecided++;
 	else
 		n_not_judged++;
 	if (v == TARGET_NOT_MET)
@@ -138,7 +136,7 @@ static double ratio_metric(struct out *o, const char *metric, const struct serie
 static int pair_target(struct out *o, enum kind k, unsigned int vsize)
 {
 	const struct series *pp = find_series("prog_ns_per_op", k, "push_pop", vsize), *push, *pop, *e;
-	char name[160], why[400], vs[16];
+	char name[160], why[600], words[300], vs[16];
 	double *den, r = NAN;
 	struct ci ci = { NAN, NAN, NULL, NULL };
 	enum target_verdict v;
@@ -166,10 +164,10 @@ static int pair_target(struct out *o, enum kind k, unsigned int vsize)
 	free(den);
 	if (r == -INFINITY)
 		return -1;
-	v = judge_at_most(deviation_pct(r), PAIR_LIMIT_PCT);
+	v = verdict_range(&ci, 1 - PAIR_LIMIT_PCT / 100, 1 + PAIR_LIMIT_PCT / 100, words, sizeof(words));
 	snprintf(why, sizeof(why), "push+pop %.2f ns per pair against push %.2f + pop %.2f ns: ratio of the medians "
-		 "%.3f (95 %% interval %.3f to %.3f)%s", pp->st.median, push->st.median, pop->st.median, r, ci.lo,
-		 ci.hi, v == TARGET_NOT_MET ? ": the empty-loop subtraction does not add up at this size" : "");
+		 "%.3f; %s%s", pp->st.median, push->st.median, pop->st.median, r, words,
+		 v == TARGET_NOT_MET ? ": the empty-loop subtraction does not add up at this size" : "");
 	return target(o, name, deviation_pct(r), PAIR_LIMIT_PCT, "%", v, why);
 }
 
@@ -178,7 +176,7 @@ static int parity_target(struct out *o, unsigned int vsize)
 {
 	const struct series *q = find_series("prog_ns_per_op", QUEUE, "push", vsize);
 	const struct series *st = find_series("prog_ns_per_op", STACK, "push", vsize);
-	char name[160], why[400], vs[16];
+	char name[160], why[700], words[300], vs[16];
 	struct ci ci = { NAN, NAN, NULL, NULL };
 	enum target_verdict v;
 	double r;
@@ -192,9 +190,9 @@ static int parity_target(struct out *o, unsigned int vsize)
 			 (const char *[]){ "value_size", vs, NULL }, &ci);
 	if (r == -INFINITY)
 		return -1;
-	v = judge_at_most(deviation_pct(r), PARITY_LIMIT_PCT);
-	snprintf(why, sizeof(why), "queue %.2f ns, stack %.2f ns: ratio %.3f (95 %% interval %.3f to %.3f)%s",
-		 q->st.median, st->st.median, r, ci.lo, ci.hi,
+	v = verdict_range(&ci, 1 - PARITY_LIMIT_PCT / 100, 1 + PARITY_LIMIT_PCT / 100, words, sizeof(words));
+	snprintf(why, sizeof(why), "queue %.2f ns, stack %.2f ns: ratio %.3f; %s%s", q->st.median, st->st.median, r,
+		 words,
 		 v == TARGET_NOT_MET ? ": one kernel function (queue_stack_map_push_elem) measured twice "
 				       "disagrees, so differences of this size between figures are the measurement's" : "");
 	return target(o, name, deviation_pct(r), PARITY_LIMIT_PCT, "%", v, why);
@@ -204,7 +202,7 @@ static int parity_target(struct out *o, unsigned int vsize)
 static int scaling_target(struct out *o, const struct run_facts *f, enum kind k)
 {
 	const struct series *one = NULL, *most = NULL;
-	char name[160], why[512], th[16];
+	char name[160], why[800], words[300], th[16];
 	struct ci ci = { NAN, NAN, NULL, NULL };
 	enum target_verdict v;
 	double r, eff;
@@ -238,10 +236,9 @@ static int scaling_target(struct out *o, const struct run_facts *f, enum kind k)
 	if (out_estimate(o, "contended_scaling", (const char *[]){ "map", kind_name[k], "threads", th, NULL }, "%",
 			 eff, most->n < one->n ? most->n : one->n, &ci))
 		return -1;
-	v = judge_at_least(eff, SCALING_MIN_PCT);
+	v = verdict_range(&ci, SCALING_MIN_PCT, INFINITY, words, sizeof(words));
 	snprintf(why, sizeof(why), "%u threads on their own maps %.3f Mops/s against one thread's %.3f: %.0f %% of "
-		 "linear (95 %% interval %.0f to %.0f %%)%s", most->threads, most->st.median, one->st.median, eff,
-		 ci.lo, ci.hi,
+		 "linear; %s%s", most->threads, most->st.median, one->st.median, eff, words,
 		 v == TARGET_NOT_MET ? ": threads that share nothing did not scale, so the vCPUs did not each get a "
 				       "host CPU (TCG on a shared host); the shared-map figures then measure the "
 				       "host, not the map's lock" : "");
@@ -265,8 +262,9 @@ static int write_notes(const char *dir, const struct run_facts *f, char *why, si
 	snprintf(path, sizeof(path), "%s/notes.md", dir);
 	if (atomic_open(&md, path))
 		goto fail;
-	fprintf(md.f, "## bpfqs\n\nTargets: %zu met, %zu not met, %zu not judged (each, and why, in targets.json; "
-		"what they mean in workloads/bpfqs/notes.md).\n\n", n_met, n_not_met, n_not_judged);
+	fprintf(md.f, "## bpfqs\n\nTargets: %zu met, %zu not met, %zu undecided, %zu not judged (each, and why, "
+		"in targets.json; what they mean in workloads/bpfqs/notes.md).\n\n", n_met, n_not_met, n_undecided,
+		n_not_judged);
 	fprintf(md.f, "Every ns-per-operation figure is the median over all its batches after warm-up, none left "
 		"out, with the 95 %% interval of the median (order statistics) in summary.json; *_best is the "
 		"fastest batch, a secondary figure. The interval is within this boot: how far the figures move "
@@ -300,7 +298,7 @@ int write_targets(struct out *o, const char *dir, const struct run_facts *f, cha
 	size_t i, j, nv = 0;
 	int rc = 0;
 
-	n_met = n_not_met = n_not_judged = 0;
+	n_met = n_not_met = n_undecided = n_not_judged = 0;
 	max_clock_pct = 0;
 	for (i = 0; i < n_series && !rc; i++) {
 		const struct series *s = all_series[i];
@@ -322,6 +320,7 @@ int write_targets(struct out *o, const char *dir, const struct run_facts *f, cha
 		snprintf(why, len, "cannot write %s/targets.json", dir);
 		return -1;
 	}
-	fprintf(stderr, "bpfqs: targets: %zu met, %zu not met, %zu not judged\n", n_met, n_not_met, n_not_judged);
+	fprintf(stderr, "bpfqs: targets: %zu met, %zu not met, %zu undecided, %zu not judged\n", n_met, n_not_met,
+		n_undecided, n_not_judged);
 	return write_notes(dir, f, why, len);
 }
