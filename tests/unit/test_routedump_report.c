@@ -134,7 +134,7 @@ static void report_of(bool good)
 		}
 		tap_ok(json_is_boolean(met) && json_boolean_value(met) == good, "%s: expected %s, got met=%s", kinds[i],
 		       want, json_is_null(met) ? "null (not judged)" : json_is_true(met) ? "true" : "false");
-		tap_ok(why && strstr(why, good ? "; met: the 95% interval" : "; NOT MET: the estimate"),
+		tap_ok(why && strstr(why, good ? "; MET: the 95% interval" : "; NOT MET: the 95% interval"),
 		       "%s: why says %s: got \"%s\"", kinds[i], want, why ? why : "(none)");
 	}
 	json_decref(targets);

@@ -8,8 +8,9 @@
 #define ROUTEDUMP_JUDGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "output.h"
+#include "verdict.h"
 
 enum {
 	RT_STRICT_TABLE,	/* strict_table wall / legacy_userfilter wall at 1 %: at most 0.1 */
@@ -30,14 +31,13 @@ extern const struct rd_target rd_targets[RT_N];
 
 /*
  * rd_judge - target @id against an estimate @est with its 95 % interval
- * [@lo, @hi]: met when the whole interval is on the right side of the
- * limit, not met when the estimate is on the wrong side, not judged when
- * the interval straddles the limit or there is no estimate or interval,
- * and for RT_KERNEL_LIMIT when the estimate is above 1 (the kernel's own
- * time as measured is longer than the whole insert: no limit).
+ * @ci (verdict_range): met when the whole interval is on the right side of
+ * the limit, NOT MET when the whole interval is on the wrong side,
+ * undecided when it straddles the limit; not judged when there is no
+ * estimate or interval, and for RT_KERNEL_LIMIT when the estimate is above
+ * 1 (the kernel's own time as measured is longer than the whole insert: no
+ * limit). Writes into @why how the verdict came about.
  */
-enum target_verdict rd_judge(int id, double est, double lo, double hi);
-/* A few words on the verdict for the target's "why": "the interval [lo, hi] is under 0.1"... */
-const char *rd_verdict_words(int id, double est, double lo, double hi, char *buf, int len);
+enum target_verdict rd_judge(int id, double est, const struct ci *ci, char *why, size_t len);
 
 #endif

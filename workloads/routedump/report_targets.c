@@ -29,11 +29,11 @@
 
 static void target(struct report *r, int id, const char *name, double est, const struct ci *ci, const char *what)
 {
-	char why[900], words[200];
+	char why[1200], words[300];
+	enum target_verdict v = rd_judge(id, est, ci, words, sizeof(words));
 
-	snprintf(why, sizeof(why), "%s; %s", what, rd_verdict_words(id, est, ci->lo, ci->hi, words, sizeof(words)));
-	if (out_target(r->o, name, est, rd_targets[id].limit, rd_targets[id].unit, rd_judge(id, est, ci->lo, ci->hi),
-		       why))
+	snprintf(why, sizeof(why), "%s; %s", what, words);
+	if (out_target(r->o, name, est, rd_targets[id].limit, rd_targets[id].unit, v, why))
 		r->json_err = 1;
 }
 
