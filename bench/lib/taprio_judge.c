@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "taprio_judge.h"
+#include "verdict.h"
 
 enum target_verdict taprio_judge_window(const struct taprio_class_counts *c, double *measured,
 					char *why, size_t len)
@@ -26,7 +27,8 @@ enum target_verdict taprio_judge_ratio(double ratio, const struct ci *ci, size_t
 				       size_t n_theirs, double tol_pct, double *measured,
 				       char *why, size_t len)
 {
-	double lo = 1 - tol_pct / 100, hi = 1 + tol_pct / 100;
+	enum target_verdict v;
+	char words[300];
 
 	*measured = NAN;
 	if (!isfinite(ratio) || !ci || !isfinite(ci->lo) || !isfinite(ci->hi)) {
@@ -35,11 +37,8 @@ enum target_verdict taprio_judge_ratio(double ratio, const struct ci *ci, size_t
 		return TARGET_NOT_JUDGED;
 	}
 	*measured = fmax(fabs(ci->lo - 1), fabs(ci->hi - 1)) * 100;
-	snprintf(why, len, "ours / isochron's median sender latency %.3f, 95%% interval %.3f to "
-		 "%.3f (%s; ours n %zu, isochron's n %zu): %s [%.2f, %.2f]", ratio, ci->lo, ci->hi,
-		 ci->method ? ci->method : "?", n_ours, n_theirs,
-		 ci->lo >= lo && ci->hi <= hi ? "inside" :
-		 ci->hi < lo || ci->lo > hi ? "entirely outside" : "not entirely inside",
-		 lo, hi);
-	return ci->lo >= lo && ci->hi <= hi ? TARGET_MET : TARGET_NOT_MET;
+	v = verdict_range(ci, 1 - tol_pct / 100, 1 + tol_pct / 100, words, sizeof(words));
+	snprintf(why, len, "ours / isochron's median sender latency %.3f (ours n %zu, isochron's n %zu); %s",
+		 ratio, n_ours, n_theirs, words);
+	return v;
 }

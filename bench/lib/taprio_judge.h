@@ -8,8 +8,10 @@
  *                        sent: a packet without a TX timestamp is not shown
  *                        inside, so it fails the target like one outside.
  *   taprio_judge_ratio   our sender's median latency over isochron's within
- *                        +-@tol_pct: met only when the whole 95 % interval
- *                        of the ratio lies inside [1 - tol, 1 + tol].
+ *                        +-@tol_pct, on the ratio's 95 % interval
+ *                        (verdict_range): met when it lies inside
+ *                        [1 - tol, 1 + tol], NOT MET when wholly outside,
+ *                        undecided when it straddles an end.
  *
  * Each returns the verdict and writes into @why how it came about.
  */
