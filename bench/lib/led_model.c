@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "led_model.h"
@@ -213,23 +214,17 @@ double led_model_jiffies_ms(unsigned int ms, unsigned int hz)
 	return (double)ticks * 1000.0 / hz;
 }
 
-enum target_verdict led_target_mean_interval(double mean_ms, double model_ms)
+enum target_verdict led_target_mean_interval(const struct ci *mean_ci, double model_ms, char *why, size_t len)
 {
-	if (isnan(mean_ms) || isnan(model_ms) || model_ms <= 0)
+	if (isnan(model_ms) || model_ms <= 0) {
+		snprintf(why, len, "not judged: no jiffies model (HZ unknown)");
 		return TARGET_NOT_JUDGED;
-	return fabs(mean_ms / model_ms - 1) <= LED_MEAN_TOLERANCE ? TARGET_MET : TARGET_NOT_MET;
+	}
+	return verdict_range(mean_ci, model_ms * (1 - LED_MEAN_TOLERANCE), model_ms * (1 + LED_MEAN_TOLERANCE), why,
+			     len);
 }
 
-enum target_verdict led_target_within(double measured, double limit)
+enum target_verdict led_target_drift(const struct ci *ci, double limit, char *why, size_t len)
 {
-	if (isnan(measured) || isnan(limit))
-		return TARGET_NOT_JUDGED;
-	return measured <= limit ? TARGET_MET : TARGET_NOT_MET;
-}
-
-enum target_verdict led_target_drift(double lo, double hi, double limit)
-{
-	if (isnan(lo) || isnan(hi) || isnan(limit))
-		return TARGET_NOT_JUDGED;
-	return lo >= -limit && hi <= limit ? TARGET_MET : TARGET_NOT_MET;
+	return verdict_range(ci, -limit, limit, why, len);
 }

@@ -39,7 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output.h"
+#include "interval.h"
+#include "verdict.h"
 
 /* The kernel's limit of tuples in a pattern (MAX_PATTERNS) */
 #define LED_MODEL_MAX_TUPLES	1024
@@ -131,8 +132,11 @@ double led_model_jiffies_ms(unsigned int ms, unsigned int hz);
 
 /*
  * The ledjitter workload's targets, judged on numbers alone (so that each
- * has a fixture test). Each returns TARGET_MET, TARGET_NOT_MET, or
- * TARGET_NOT_JUDGED when a figure is missing (NAN).
+ * has a fixture test), on the figure's 95 % interval (verdict.h): each
+ * returns TARGET_MET when it lies inside the limit, TARGET_NOT_MET when
+ * wholly outside, TARGET_UNDECIDED when it straddles the limit, and
+ * TARGET_NOT_JUDGED when a figure or its interval is missing; @why says
+ * which and names the interval.
  */
 
 /* pattern's mean interval within this fraction of the jiffies model */
@@ -141,25 +145,17 @@ double led_model_jiffies_ms(unsigned int ms, unsigned int hz);
 #define LED_DRIFT_LIMIT_MS	1.0
 
 /*
- * led_target_mean_interval - the software pattern's mean step interval
- * @mean_ms against the jiffies model's @model_ms (led_model_jiffies_ms()):
- * MET when |mean / model - 1| <= LED_MEAN_TOLERANCE. Not judged when a
- * figure is NAN or the model is 0 (HZ unknown).
+ * led_target_mean_interval - the 95 % interval @mean_ci (ms) of the
+ * software pattern's mean step interval against the jiffies model's
+ * @model_ms (led_model_jiffies_ms()) +- LED_MEAN_TOLERANCE. Not judged
+ * when the model is 0 (HZ unknown).
  */
-enum target_verdict led_target_mean_interval(double mean_ms, double model_ms);
+enum target_verdict led_target_mean_interval(const struct ci *mean_ci, double model_ms, char *why, size_t len);
 
 /*
- * led_target_within - a tail figure @measured (an interval-error p99, an
- * observer gap p99) within the reference @limit (cyclictest's p99 wake-up
- * latency of the same run and guest state): MET when measured <= limit.
+ * led_target_drift - a drift slope's 95 % interval @ci (ms per 1000 steps)
+ * inside [-@limit, @limit].
  */
-enum target_verdict led_target_within(double measured, double limit);
-
-/*
- * led_target_drift - a drift slope's 95 % interval [@lo, @hi] (ms per 1000
- * steps) inside [-@limit, @limit]: MET only when the whole interval is, so
- * a slope too noisy to tell is NOT MET rather than passed.
- */
-enum target_verdict led_target_drift(double lo, double hi, double limit);
+enum target_verdict led_target_drift(const struct ci *ci, double limit, char *why, size_t len);
 
 #endif

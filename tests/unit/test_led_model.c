@@ -204,68 +204,83 @@ LAB_TEST(jiffies)
 	tap_eq_dbl(led_model_jiffies_ms(10, 0), 0, 0, "jiffies: unknown HZ gives 0");
 }
 
-static const char *verdict_name(enum target_verdict v)
-{
-	return v == TARGET_MET ? "MET" : v == TARGET_NOT_MET ? "NOT MET" : "not judged";
-}
-
 static void verdict_is(enum target_verdict got, enum target_verdict want, const char *what)
 {
 	tap_eq_str(verdict_name(got), verdict_name(want), what);
 }
 
+/* The mean interval target on a mean's interval [@lo, @hi] (ms) */
+static enum target_verdict mean_is(double lo, double hi, double model)
+{
+	struct ci ci = { lo, hi, "mean", "t" };
+	char why[300];
+	enum target_verdict v = led_target_mean_interval(&ci, model, why, sizeof(why));
+
+	tap_diag("why: %s", why);
+	return v;
+}
+
 /*
- * Target fixtures. pattern at 10 ms steps, HZ=250: the model says 16 ms.
- * A kernel at HZ=1000 (11 ms) or a pattern late by a tick in three steps
- * out of four (19 ms) is NOT MET; 16.2 ms (1.25 %) is MET.
+ * Target fixtures. pattern at 10 ms steps, HZ=250: the model says 16 ms,
+ * within 2 %: [15.68, 16.32]. A kernel at HZ=1000 (11 ms) or a pattern
+ * late by a tick in three steps out of four (19 ms) is NOT MET; a mean of
+ * 16.2 ms with an interval [16.1, 16.3] is MET; one of 16.2 whose interval
+ * reaches 16.4 is undecided, as is one of 15.6 whose interval reaches 15.7.
  */
 LAB_TEST(target_mean_interval)
 {
 	double model = led_model_jiffies_ms(10, 250);
 
-	verdict_is(led_target_mean_interval(16.2, model), TARGET_MET,
-		   "target mean interval: 16.2 ms against the 16 ms model is within 2 %");
-	verdict_is(led_target_mean_interval(19.0, model), TARGET_NOT_MET,
-		   "target mean interval: 19 ms against the 16 ms model is 19 % off");
-	verdict_is(led_target_mean_interval(10.0, model), TARGET_NOT_MET,
+	verdict_is(mean_is(16.1, 16.3, model), TARGET_MET,
+		   "target mean interval: [16.1, 16.3] ms against the 16 ms model is within 2 %");
+	verdict_is(mean_is(18.8, 19.2, model), TARGET_NOT_MET,
+		   "target mean interval: [18.8, 19.2] ms against the 16 ms model is 19 % off");
+	verdict_is(mean_is(9.9, 10.1, model), TARGET_NOT_MET,
 		   "target mean interval: the asked 10 ms (no tick rounding) is NOT MET");
-	verdict_is(led_target_mean_interval(16.0, led_model_jiffies_ms(10, 1000)), TARGET_NOT_MET,
+	verdict_is(mean_is(15.9, 16.1, led_model_jiffies_ms(10, 1000)), TARGET_NOT_MET,
 		   "target mean interval: 16 ms against HZ=1000's 11 ms model is NOT MET");
-	verdict_is(led_target_mean_interval(15.7, model), TARGET_MET,
-		   "target mean interval: 15.7 ms (1.9 % under) is MET");
-	verdict_is(led_target_mean_interval(15.6, model), TARGET_NOT_MET,
-		   "target mean interval: 15.6 ms (2.5 % under) is NOT MET");
-	verdict_is(led_target_mean_interval(NAN, model), TARGET_NOT_JUDGED,
-		   "target mean interval: no intervals is not judged");
-	verdict_is(led_target_mean_interval(16, led_model_jiffies_ms(10, 0)), TARGET_NOT_JUDGED,
+	verdict_is(mean_is(16.0, 16.4, model), TARGET_UNDECIDED,
+		   "target mean interval: 16.2 ms whose interval reaches 16.4 (2.5 % over) is undecided");
+	verdict_is(mean_is(15.5, 15.7, model), TARGET_UNDECIDED,
+		   "target mean interval: 15.6 ms whose interval reaches 15.7 (inside) is undecided");
+	verdict_is(mean_is(NAN, NAN, model), TARGET_NOT_JUDGED,
+		   "target mean interval: no interval is not judged");
+	verdict_is(mean_is(15.9, 16.1, led_model_jiffies_ms(10, 0)), TARGET_NOT_JUDGED,
 		   "target mean interval: HZ unknown is not judged");
 }
 
-/* abs_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
-LAB_TEST(target_within)
+/*
+ * abs_pattern's interval-error p99 (us) against cyclictest's p99 (us): two
+ * separate samples, judged by the overlap of their p99 intervals
+ * (verdict_below), as targets.c does
+ */
+static enum target_verdict p99_is(double lo, double hi, double ct_lo, double ct_hi)
 {
-	verdict_is(led_target_within(420, 380), TARGET_NOT_MET,
-		   "target p99 within cyclictest: 420 us against 380 us is NOT MET");
-	verdict_is(led_target_within(120, 380), TARGET_MET,
-		   "target p99 within cyclictest: 120 us against 380 us is MET");
-	verdict_is(led_target_within(380, 380), TARGET_MET,
-		   "target p99 within cyclictest: equal is MET");
-	verdict_is(led_target_within(120, NAN), TARGET_NOT_JUDGED,
-		   "target p99 within cyclictest: no cyclictest is not judged");
+	struct ci a = { lo, hi, "p99", "order statistics" }, b = { ct_lo, ct_hi, "p99", "order statistics" };
+	char why[500];
+	enum target_verdict v = verdict_below(&a, &b, why, sizeof(why));
+
+	tap_diag("why: %s", why);
+	return v;
 }
 
-/*
- * Drift fixtures through ci_slope, as the workload fits them: the error
- * (ms) of every step against step / 1000. The jiffies pattern's ramp
- * (6 ms a step) and a slow creep of 2 ms per 1000 steps are NOT MET; a
- * flat error with lateness spikes is MET; a noisy creep whose fitted
- * slope is under 1 ms per 1000 steps but whose interval reaches past 1 is
- * NOT MET.
- */
+LAB_TEST(target_within)
+{
+	verdict_is(p99_is(400, 440, 360, 390), TARGET_NOT_MET,
+		   "target p99 within cyclictest: [400, 440] us against [360, 390] us is NOT MET");
+	verdict_is(p99_is(110, 130, 360, 390), TARGET_MET,
+		   "target p99 within cyclictest: [110, 130] us against [360, 390] us is MET");
+	verdict_is(p99_is(7038, 8192, 7048, 8423), TARGET_UNDECIDED,
+		   "target p99 within cyclictest: 7810 [7038, 8192] against 7682 [7048, 8423] overlap: undecided");
+	verdict_is(p99_is(120, 130, NAN, NAN), TARGET_NOT_JUDGED,
+		   "target p99 within cyclictest: no cyclictest interval is not judged");
+}
+
 LAB_TEST(target_drift)
 {
 	enum { NS = 400 };
 	double x[NS], ramp[NS], creep[NS], flat[NS], edge[NS], slope;
+	char why[300];
 	struct ci ci;
 	int i;
 
@@ -279,22 +294,28 @@ LAB_TEST(target_drift)
 		edge[i] = 0.0008 * i + 4 * noise;
 	}
 	ci_slope(x, ramp, NS, &slope, &ci);
-	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_NOT_MET,
 		   "target drift: pattern's 6000 ms per 1000 steps ramp is NOT MET");
 	ci_slope(x, creep, NS, &slope, &ci);
-	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_NOT_MET,
 		   "target drift: a creep of 2 ms per 1000 steps is NOT MET");
 	ci_slope(x, flat, NS, &slope, &ci);
-	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_MET,
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_MET,
 		   "target drift: a flat error with lateness spikes is MET");
 	ci_slope(x, edge, NS, &slope, &ci);
 	tap_ok(slope < LED_DRIFT_LIMIT_MS && ci.hi > LED_DRIFT_LIMIT_MS,
 	       "target drift fixture: slope %.2f below 1, interval to %.2f above", slope, ci.hi);
-	verdict_is(led_target_drift(ci.lo, ci.hi, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
-		   "target drift: a slope under 1 whose interval reaches past 1 is NOT MET");
-	verdict_is(led_target_drift(-1.2, 0.4, LED_DRIFT_LIMIT_MS), TARGET_NOT_MET,
-		   "target drift: an interval reaching below -1 is NOT MET");
-	verdict_is(led_target_drift(NAN, NAN, LED_DRIFT_LIMIT_MS), TARGET_NOT_JUDGED,
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_UNDECIDED,
+		   "target drift: a slope under 1 whose interval reaches past 1 is undecided");
+	ci = (struct ci){ -1.2, 0.4, "slope", "t" };
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_UNDECIDED,
+		   "target drift: an interval reaching below -1 is undecided");
+	ci = (struct ci){ -1.65, 1.58, "slope", "t" };
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_UNDECIDED,
+		   "target drift: -0.035 [-1.65, 1.58] against +-1 is undecided");
+	tap_ok(strstr(why, "[-1.65, 1.58]") != NULL, "target drift: the why names the interval: \"%s\"", why);
+	ci = (struct ci){ NAN, NAN, "slope", "too few points" };
+	verdict_is(led_target_drift(&ci, LED_DRIFT_LIMIT_MS, why, sizeof(why)), TARGET_NOT_JUDGED,
 		   "target drift: no interval (too few steps) is not judged");
 }
 

@@ -213,7 +213,9 @@ static void gap_out(struct outputs *o, const struct match *m, const char *const 
 	report_metric(o, "observer_gap_us", lp, "us", m->gap, m->ngap);
 	cs->ngap = m->ngap;
 	cs->gap_p99 = cs->gap_median = cs->gap_max = NAN;
+	cs->gap_p99_ci = (struct ci){ NAN, NAN, "p99", "no gap" };
 	if (m->ngap && !stats_compute(m->gap, m->ngap, &st)) {
+		ci_quantile(m->gap, m->ngap, 0.99, &cs->gap_p99_ci);
 		cs->gap_p99 = m->ngap >= STATS_P99_MIN_N ? st.p99 : st.max;
 		cs->gap_median = st.median;
 		cs->gap_max = st.max;

@@ -150,6 +150,7 @@ struct cell_stats {
 	double start_lag_us, open_lag_us;	/* hr_start - t_start, - t_open; NAN */
 	long lost;
 	double gap_p99, gap_median, gap_max;
+	struct ci gap_p99_ci;		/* of the gap's p99 (ci_quantile); NAN below n 368 */
 	size_t ngap;
 	long kernel_changes, model_changes, kernel_skipped;
 };

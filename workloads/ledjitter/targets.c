@@ -2,17 +2,22 @@
 /*
  * The workload's targets, judged on 10 ms steps on the idle guest with the
  * kernel observer, into targets.json (and one line each on stdout). The
- * verdicts come from the pure functions of bench/lib/led_model.c, which
- * have fixture tests (tests/unit/test_led_model.c):
+ * verdicts are taken on the figures' 95 % intervals (bench/lib/verdict.c,
+ * through the functions of bench/lib/led_model.c), with fixture tests
+ * (tests/unit/test_led_model.c): MET inside the limit, NOT MET wholly
+ * outside, undecided when the interval straddles it:
  *  - pattern_mean_interval: pattern's mean step interval matches the
  *    jiffies model of the run's HZ (led_model_jiffies_ms) within 2 %;
  *  - abs_pattern_interval_error_p99: abs_pattern's interval-error p99 is
  *    within cyclictest's p99 wake-up latency on the idle guest of the same
- *    run (below n 100 the figure is the max, and said so);
+ *    run; the two are separate samples with no interval of their
+ *    difference, so they are judged by the overlap of their p99 intervals
+ *    (verdict_below); below n 368 a p99 has no interval: not judged;
  *  - abs_pattern_drift: the 95 % interval of abs_pattern's drift slope lies
  *    inside +-1 ms per 1000 steps;
  *  - MODE_observer_gap_p99: the user observer trails the kernel by no more
- *    (p99) than cyclictest's p99 wake-up latency on the idle guest.
+ *    (p99) than cyclictest's p99 wake-up latency on the idle guest, by the
+ *    overlap of the two p99 intervals as above.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -50,8 +55,7 @@ target(struct outputs *o, const char *name, double measured, double limit, const
 	va_end(ap);
 	if (rc < 0)
 		lab_die("out of memory for target %s", name);
-	printf("%s: %s: %s\n", met == TARGET_MET ? "MET" : met == TARGET_NOT_MET ? "NOT MET" :
-	       "not judged", name, why);
+	printf("%s: %s: %s\n", verdict_name(met), name, why);
 	if (out_target(o->sum, name, measured, limit, unit, met, why))
 		report_fail(o, "cannot write %s/targets.json (target %s)", o->dir, name);
 	free(why);
@@ -60,14 +64,14 @@ target(struct outputs *o, const char *name, double measured, double limit, const
 static void mean_target(struct outputs *o, const struct cell *c, const struct obs_figures *a)
 {
 	double model = led_model_jiffies_ms(10, c->hz);
+	char words[300];
+	enum target_verdict v = led_target_mean_interval(&a->mean_ci, model, words, sizeof(words));
 
-	target(o, "pattern_mean_interval", a->mean_ms, model, "ms",
-	       led_target_mean_interval(a->mean_ms, model),
-	       "pattern's mean step interval %.3f ms (95%% CI %.3f..%.3f, n=%zu intervals, kernel "
-	       "observer) must be within %.0f%% of the jiffies model's %.3f ms for 10 ms steps at "
-	       "HZ=%u (%.2f%% off); interval error median %.0f us, max %.0f us",
-	       a->mean_ms, a->mean_ci.lo, a->mean_ci.hi, a->ni, LED_MEAN_TOLERANCE * 100, model,
-	       c->hz, (a->mean_ms / model - 1) * 100, a->ierr_p50, a->ierr_max);
+	target(o, "pattern_mean_interval", a->mean_ms, model, "ms", v,
+	       "pattern's mean step interval %.3f ms (n=%zu intervals, kernel observer) must be within "
+	       "%.0f%% of the jiffies model's %.3f ms for 10 ms steps at HZ=%u (%.2f%% off): %s; interval "
+	       "error median %.0f us, max %.0f us", a->mean_ms, a->ni, LED_MEAN_TOLERANCE * 100, model,
+	       c->hz, (a->mean_ms / model - 1) * 100, words, a->ierr_p50, a->ierr_max);
 }
 
 static void hr_p99_target(struct outputs *o, const struct obs_figures *b,
@@ -75,28 +79,31 @@ static void hr_p99_target(struct outputs *o, const struct obs_figures *b,
 {
 	bool p99 = b->ni >= STATS_P99_MIN_N;
 	double v = p99 ? b->ierr_p99 : b->ierr_max;
+	char words[500];
+	enum target_verdict met = verdict_below(&b->p99_ci, &ct->p99_ci, words, sizeof(words));
 
-	target(o, "abs_pattern_interval_error_p99", v, ct->p99, "us", led_target_within(v, ct->p99),
-	       "abs_pattern's interval error %s %.0f us (95%% CI %.0f..%.0f, n=%zu intervals, "
-	       "kernel observer; median %.0f us, max %.0f us) must be within cyclictest's p99 "
-	       "wake-up latency on the idle guest of this run, %.0f us (95%% CI %.0f..%.0f, n=%zu)",
-	       p99 ? "p99" : "max (n < 100, no p99)", v, b->p99_ci.lo, b->p99_ci.hi, b->ni,
-	       b->ierr_p50, b->ierr_max, ct->p99, ct->p99_ci.lo, ct->p99_ci.hi, ct->n);
+	target(o, "abs_pattern_interval_error_p99", v, ct->p99, "us", met,
+	       "abs_pattern's interval error %s %.0f us (n=%zu intervals, kernel observer; median "
+	       "%.0f us, max %.0f us) must be within cyclictest's p99 wake-up latency on the idle "
+	       "guest of this run, %.0f us (n=%zu): %s", p99 ? "p99" : "max (n < 100, no p99)", v,
+	       b->ni, b->ierr_p50, b->ierr_max, ct->p99, ct->n, words);
 }
 
 static void hr_drift_target(struct outputs *o, const struct obs_figures *b)
 {
-	target(o, "abs_pattern_drift", b->drift, LED_DRIFT_LIMIT_MS, "ms/1000 steps",
-	       led_target_drift(b->drift_ci.lo, b->drift_ci.hi, LED_DRIFT_LIMIT_MS),
+	char words[300];
+	enum target_verdict v = led_target_drift(&b->drift_ci, LED_DRIFT_LIMIT_MS, words, sizeof(words));
+
+	target(o, "abs_pattern_drift", b->drift, LED_DRIFT_LIMIT_MS, "ms/1000 steps", v,
 	       "abs_pattern's drift %.3f ms per 1000 steps (least-squares slope of the step error, "
-	       "n=%zu steps, kernel observer): its 95%% interval %.3f..%.3f must lie inside "
-	       "+-%.0f", b->drift, b->n, b->drift_ci.lo, b->drift_ci.hi, LED_DRIFT_LIMIT_MS);
+	       "n=%zu steps, kernel observer) must lie inside +-%.0f: %s", b->drift, b->n,
+	       LED_DRIFT_LIMIT_MS, words);
 }
 
 static void gap_target(struct outputs *o, const char *mode, const struct cell_stats *s,
 		       const struct ct_stats *ct)
 {
-	char name[64];
+	char name[64], words[500];
 
 	snprintf(name, sizeof(name), "%s_observer_gap_p99", mode);
 	if (!s)
@@ -109,12 +116,13 @@ static void gap_target(struct outputs *o, const char *mode, const struct cell_st
 		target(o, name, NAN, ct->p99, "us", TARGET_NOT_JUDGED,
 		       "no user read matched to a kernel change");
 	else
-		target(o, name, s->gap_p99, ct->p99, "us", led_target_within(s->gap_p99, ct->p99),
+		target(o, name, s->gap_p99, ct->p99, "us",
+		       verdict_below(&s->gap_p99_ci, &ct->p99_ci, words, sizeof(words)),
 		       "the user observer trails the kernel by median %.0f us, %s %.0f us, max %.0f "
 		       "us (n=%zu): it must be within cyclictest's p99 wake-up latency %.0f us "
-		       "(idle cyclictest: median %.0f us, max %.0f us)", s->gap_median,
+		       "(idle cyclictest: median %.0f us, max %.0f us, n=%zu): %s", s->gap_median,
 		       s->ngap >= STATS_P99_MIN_N ? "p99" : "max (n < 100)", s->gap_p99,
-		       s->gap_max, s->ngap, ct->p99, ct->median, ct->max);
+		       s->gap_max, s->ngap, ct->p99, ct->median, ct->max, ct->n, words);
 }
 
 void write_targets(struct outputs *o, const struct cell *cells, const struct cell_stats *cs,
