@@ -48,7 +48,7 @@ REPORT_PROGS=$LAB_ROOT/bench/report
 report_jq() {
 	local prog=$1
 	shift
-	jq -r -f "$REPORT_PROGS/$prog.jq" "$@"
+	jq -r -L "$REPORT_PROGS" -f "$REPORT_PROGS/$prog.jq" "$@"
 }
 
 # report_awk NAME...: awk on TSV (stdin to stdout) with the programs
@@ -79,6 +79,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 th { background: #f0f0f0; }
 .bad { color: #b00; font-weight: bold; }
 .sig { color: #05c; font-weight: bold; }
+.warn { color: #a50; font-weight: bold; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
 img { max-width: 100%; border: 1px solid #ddd; }
 table { max-width: 100%; }
@@ -112,11 +113,11 @@ doc_h() {
 	printf '<h%d>%s</h%d>\n' "$1" "$(html_escape "$2")" "$1" >>"$DOC_HTML"
 }
 
-# doc_p TEXT: a paragraph; text starting with "warning:", "error:" or
-# "FAILED" is shown in bold red
+# doc_p TEXT: a paragraph; text starting with "warning:", "error:",
+# "FAILED", "failed", "missing" or "NOT MET" is shown in bold red
 doc_p() {
 	case $1 in
-	warning:* | error:* | FAILED* | failed* | missing*)
+	warning:* | error:* | FAILED* | failed* | missing* | "NOT MET"*)
 		printf '**%s**\n\n' "$1" >>"$DOC_MD"
 		printf '<p class="bad">%s</p>\n' "$(html_escape "$1")" >>"$DOC_HTML"
 		;;
@@ -137,7 +138,8 @@ doc_pre() {
 
 # doc_table < TSV: a table, the first line is the header. Cells that look
 # like numbers are right-aligned; cells starting with failed, missing,
-# FAILED, "not ok" or "NOT MET" are shown in red, cells "significant" in bold blue.
+# FAILED, "not ok" or "NOT MET" are shown in red, "undecided" in orange,
+# cells "significant" in bold blue.
 doc_table() {
 	local tsv
 	tsv=$(cat)

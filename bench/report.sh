@@ -1,9 +1,12 @@
 #!/bin/bash
 # Write RUN_DIR/report.md and RUN_DIR/report.html (one self-contained file,
 # figures embedded), answers first:
-#   1. a line on the run, failed or missing workloads with their log's last lines;
+#   1. a line on the run, the targets NOT MET and undecided by name, failed
+#      or missing workloads with their log's last lines;
 #   2. findings: per workload its headline figures with n and 95% interval,
-#      its targets (MET, NOT MET, not judged, and why) and its key figure;
+#      its targets (MET, NOT MET, undecided, not judged, and why; the
+#      targets of one kind in one line when none is NOT MET or undecided)
+#      and its key figure;
 #   3. every figure with a caption saying what to look for;
 #   4. details: metric tables pivoted on a parameter, all metrics (folded),
 #      notes, conformance results; then the run (kernel warnings, guest
@@ -28,7 +31,7 @@ draw=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help)
-		sed -n '2,16s/^# \{0,1\}//p' "$0"
+		sed -n '2,18s/^# \{0,1\}//p' "$0"
 		exit 0
 		;;
 	--no-plots) draw=0 ;;
@@ -115,12 +118,13 @@ headlines() {
 	done <"$tmp/hl" | report_awk fmt scale headlines
 }
 
-# targets_tsv W: the workload's targets table, or nothing
+# targets_tsv W PROG: the workload's targets table by PROG (targets: one
+# row a target; targets-folded: a kind's targets in one row), or nothing
 targets_tsv() {
 	local f=$run/$1/targets.json
 	jq -e 'type == "array" and length > 0' "$f" >/dev/null 2>&1 || return 0
 	printf 'target\tmeasured\tlimit\tunit\tverdict\twhy\n'
-	report_jq targets "$f" | report_awk fmt targets
+	report_jq "$2" "$f" | report_awk fmt targets
 }
 
 # pivot W NAME KEY: the metric NAME with KEY's values as columns (medians,
@@ -178,10 +182,20 @@ n_ok=0 n_bad=0
 for w in "${workloads[@]}"; do
 	case $(workload_state "$run/$w") in ok) n_ok=$((n_ok + 1)) ;; *) n_bad=$((n_bad + 1)) ;; esac
 done
-read -r t_met t_not t_nj < <(cat "$run"/*/targets.json 2>/dev/null | report_jq verdicts -s 2>/dev/null ||
-	echo 0 0 0)
+read -r t_met t_not t_und t_nj < <(cat "$run"/*/targets.json 2>/dev/null | report_jq verdicts -s 2>/dev/null ||
+	echo 0 0 0 0)
 what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel_flavour) $(meta_get "$run" kernel_version) (HZ $(meta_get "$run" hz)), $(meta_get "$run" accel), $(meta_get "$run" vcpus) vCPUs, started $(meta_get "$run" started)"
-doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_nj not judged."
+doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_und undecided, $t_nj not judged."
+# the targets NOT MET and undecided by name (a kind's in one entry), before any table
+declare -A counts=(["NOT MET"]=$t_not [undecided]=$t_und)
+for w in "${workloads[@]}"; do
+	jq -e 'type == "array"' "$run/$w/targets.json" >/dev/null 2>&1 || continue
+	report_jq attention "$run/$w/targets.json" | awk -F '\t' -v OFS='\t' -v w="$w" '{ print $1, w ": " $2 }'
+done >"$tmp/attention"
+for v in "NOT MET" undecided; do
+	names=$(awk -F '\t' -v v="$v" '$1 == v { s = s (s == "" ? "" : "; ") $2 } END { print s }' "$tmp/attention")
+	[ -z "$names" ] || doc_p "$([ "$v" = undecided ] && echo Undecided || echo "$v") (${counts[$v]}): $names."
+done
 [ "$(meta_get "$run" kernel_flavour)" != debug ] ||
 	doc_p "warning: a debug kernel (kernel/debug.config: lockdep, UBSAN, KFENCE, lockup detectors), so the figures below are NOT performance figures: the checkers slow every lock and many instructions. The run shows the conformance results and whether the checkers reported anything (a report fails the run)."
 fail=
@@ -239,17 +253,17 @@ for w in "${workloads[@]}"; do
 	if [ -f "$d/targets.json" ] && ! jq -e 'type == "array"' "$d/targets.json" >/dev/null 2>&1; then
 		doc_p "warning: targets.json is not a JSON array."
 	elif [ -f "$d/targets.json" ]; then
-		targets_tsv "$w" >"$tmp/targets"
+		targets_tsv "$w" targets >"$tmp/targets"
+		targets_tsv "$w" targets-folded >"$tmp/targets-folded"
 		if [ ! -s "$tmp/targets" ]; then
 			doc_p "No targets in targets.json."
-		elif [ "$(wc -l <"$tmp/targets")" -le $((FOLD_ROWS + 1)) ]; then
+		elif cmp -s "$tmp/targets" "$tmp/targets-folded"; then
 			doc_table <"$tmp/targets"
 		else
-			# many targets: those NOT MET or not judged in view, the met ones folded
-			awk -F '\t' 'NR == 1 || $5 != "MET"' "$tmp/targets" >"$tmp/targets-open"
-			[ "$(wc -l <"$tmp/targets-open")" -eq 1 ] || doc_table <"$tmp/targets-open"
-			doc_details_begin "$(awk -F '\t' 'NR > 1 && $5 == "MET"' "$tmp/targets" | wc -l) targets MET"
-			awk -F '\t' 'NR == 1 || $5 == "MET"' "$tmp/targets" | doc_table
+			# the targets of a kind in one line each, unless one is NOT MET or undecided
+			doc_table <"$tmp/targets-folded"
+			doc_details_begin "All $(($(wc -l <"$tmp/targets") - 1)) targets of $w"
+			doc_table <"$tmp/targets"
 			doc_details_end
 		fi
 	elif [ -f "$d/summary.json" ]; then

@@ -188,6 +188,16 @@ echo
 echo "run $run_id: $status${LAB_TEST_FAKE_GUEST:+ (FAKE guest: LAB_TEST_FAKE_GUEST=1)}"
 [ "$kernel" != debug ] ||
 	echo "  debug kernel (kernel/debug.config): the figures of this run are NOT performance figures"
+# the targets NOT MET, then those undecided, one line each, first (then warnings)
+for w in "${selected[@]}"; do
+	[ -f "$rundir/$w/targets.json" ] || continue
+	if ! t=$(jq -r -L bench/report -f bench/report/attention.jq "$rundir/$w/targets.json" 2>/dev/null); then
+		echo "  warning: $w/targets.json is not a readable array of targets"
+		continue
+	fi
+	[ -z "$t" ] || printf '%s\n' "$t" |
+		awk -F '\t' -v w="$w" '{ printf "  %s %s: %s%s\n", $1, w, $2, $3 == "" ? "" : ": " $3 }'
+done | LC_ALL=C sort -s -k1,1
 for w in "${selected[@]}"; do
 	s=$(jq -r '.status' "$rundir/$w/summary.json" 2>/dev/null || echo missing)
 	m=$(jq -r '.metrics | length' "$rundir/$w/summary.json" 2>/dev/null || echo 0)
@@ -201,13 +211,6 @@ done
 [ ! -f "$rundir/failure.txt" ] || sed 's/^/  /' "$rundir/failure.txt"
 jq -r 'select(.busy == true) | "  warning: measured on a busy host: while the workloads ran, the rest of the host used \(.workloads.others_pct_median) % of its CPU (median; max \(.workloads.others_pct_max) %), load average up to \(.workloads.load1_max), \(.workloads.other_qemu_max) other QEMU: under TCG its stalls are in every timing figure (host-load.json)"' \
 	"$rundir/host-load.json" 2>/dev/null || true
-# the targets not met, one line each
-for w in "${selected[@]}"; do
-	[ -f "$rundir/$w/targets.json" ] || continue
-	jq -r --arg w "$w" '.[] | select(.met == false)
-		| "  NOT MET \($w): \(.target): \(.measured) \(.unit) against \(.limit) (\(.why))"' \
-		"$rundir/$w/targets.json" 2>/dev/null || echo "  warning: $w/targets.json is not a readable array of targets"
-done
 if [ -f "$rundir/report.html" ]; then
 	echo "report: $rundir/report.html"
 else

@@ -1,7 +1,7 @@
 # A TSV table as HTML, the first line its header. Cells that look like
 # numbers (or "X to Y" intervals) are right-aligned; cells starting with
-# failed, missing, FAILED, "not ok" or "NOT MET" are in red, cells
-# "significant" in bold blue.
+# failed, missing, FAILED, "not ok" or "NOT MET" are in red, "undecided"
+# in orange, cells "significant" in bold blue.
 function esc(s) {
 	gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
 	return s
@@ -20,6 +20,7 @@ NR == 1 {
 		if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?%?$/) c = " class=\"num\""
 		if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)? to [-+]?[0-9.]+(e[-+]?[0-9]+)?$/) c = " class=\"num\""
 		if ($i ~ /^(failed|missing|FAILED|not ok|NOT MET)/) c = " class=\"bad\""
+		if ($i ~ /^undecided/) c = " class=\"warn\""
 		if ($i == "significant") c = " class=\"sig\""
 		printf "<td%s>%s</td>", c, esc($i)
 	}

@@ -1,4 +1,5 @@
 # The targets of every targets.json given (jq -s), counted by verdict: MET,
-# NOT MET, not judged (TSV); what is not an array is skipped
-[.[] | arrays | .[]] | [(map(select(.met == true)) | length),
-	(map(select(.met == false)) | length), (map(select(.met == null)) | length)] | @tsv
+# NOT MET, undecided, not judged (TSV); what is not an array is skipped
+include "targetlib";
+[.[] | arrays | .[] | state] | [(map(select(. == "met")) | length), (map(select(. == "not met")) | length),
+	(map(select(. == "undecided")) | length), (map(select(. == "not judged")) | length)] | @tsv

@@ -71,7 +71,22 @@ jq -n '[{target: "p99 latency", measured: 14.25, limit: 10, unit: "us", met: fal
 		why: "p99 of 5 samples above the limit"},
 	{target: "drops", measured: 0, limit: 0, unit: "count", met: true, why: "no drop in 4 runs"},
 	{target: "isochron beside the sender", measured: null, limit: 500, unit: "us", met: null,
-		why: "no PTP clock on this kernel"}]' >"$r/alpha/targets.json"
+		why: "no PTP clock on this kernel"},
+	{target: "drift within 1 ms per 1000 steps", measured: 0.3, limit: 1, unit: "ms", met: null,
+		verdict: "undecided",
+		why: "undecided: the 95% interval [-0.2, 1.4] straddles within [-1, 1]"}]' >"$r/alpha/targets.json"
+# many: 64 clock-read targets of one kind, all MET; 4 of another kind, one
+# NOT MET; a pair of a third kind, one undecided; one not judged
+jq -n '[range(64) as $i | {target: "clock reads under 1 % of prog_ns_per_op map=\(["queue", "stack"][$i % 2]) op=\(["push", "pop"][($i / 2 | floor) % 2]) value_size=\(4 * ($i / 4 | floor) + 4 | tostring)", measured: 0.5, limit: 1, unit: "%", met: true, verdict: "met", why: "5 ns a call"}]
+	+ [range(4) as $i | {target: "clock reads under 1 % of op_ns op=pop size=\([4, 64, 1024, 65536][$i])", measured: (if $i == 1 then 2.5 else 0.2 end), limit: 1, unit: "%", met: ($i != 1), verdict: (if $i == 1 then "not met" else "met" end), why: "x"}]
+	+ [{target: "pair within 20 % map=queue", measured: 5, limit: 20, unit: "%", met: true, verdict: "met", why: "y"},
+	   {target: "pair within 20 % map=stack", measured: 5, limit: 20, unit: "%", met: null, verdict: "undecided", why: "y"},
+	   {target: "parity within 10 % value_size=4", measured: 8, limit: 10, unit: "%", met: null, verdict: "undecided", why: "y"},
+	   {target: "parity within 10 % value_size=64", measured: 8, limit: 10, unit: "%", met: null, verdict: "undecided", why: "y"}]' \
+	| jq '.[0:32] + [{target: "no figure", measured: null, limit: 1, unit: "%", met: null, verdict: "not judged", why: "z"}] + .[32:]' \
+	>"$tmp/many.json"
+metric x '{}' ns 1 2 3 | summary "$r" many ok
+cp "$tmp/many.json" "$r/many/targets.json"
 mkdir -p "$r/beta" "$r/delta" "$r/guest"
 jq -n '{workload: "beta", status: "failed", reason: "tc qdisc add failed", metrics: []}' >"$r/beta/summary.json"
 printf 'sample,x\n' >"$r/delta/x.csv"
@@ -148,7 +163,31 @@ check_has "guest command exit status 1 is shown failed" "$md" "| beta | 1 | fail
 order=$(grep -n '^## ' "$md" | cut -d: -f2- | paste -sd '|')
 check "sections in order: findings first, metadata last" "## Findings|## Details|## The run|## Metadata" \
 	"$order"
-check_has "the first line counts the targets by verdict" "$md" "Targets: 1 MET, 1 NOT MET, 1 not judged."
+check_has "the first line counts the targets by verdict" "$md" \
+	"Targets: 69 MET, 2 NOT MET, 4 undecided, 2 not judged."
+# the first screen: the targets NOT MET and undecided by name, before any table
+head -n "$(grep -n -m 1 '^|' "$md" | cut -d: -f1)" "$md" >"$tmp/first.md"
+check_has "before any table: the targets NOT MET by name, with their workload" "$tmp/first.md" \
+	"**NOT MET (2): alpha: p99 latency; many: clock reads under 1 % of op_ns op=pop size=64.**"
+check_has "before any table: the targets undecided by name" "$tmp/first.md" \
+	"Undecided (4): alpha: drift within 1 ms per 1000 steps; many: pair within 20 % map=stack; many: parity within 10 % (2: value_size=4; value_size=64)."
+check_lacks "the met and not judged targets are not named there" "$tmp/first.md" "alpha: drops"
+check_has "an undecided target shows as undecided (met null, verdict undecided)" "$md" \
+	"| drift within 1 ms per 1000 steps | 0.3 | 1 | ms | undecided | undecided: the 95% interval [-0.2, 1.4] straddles within [-1, 1] |"
+check_has "a targets.json without verdicts (older runs) is read from met: null is not judged" "$md" \
+	"| isochron beside the sender | - | 500 | us | not judged |"
+check_has "HTML marks an undecided target" "$r/report.html" "<td class=\"warn\">undecided</td>"
+sed -n '/^### many/,/^### /p' "$md" >"$tmp/many.md"
+check_has "64 targets of one kind, all MET, fold into one line" "$tmp/many.md" \
+	"| clock reads under 1 % of prog_ns_per_op | - | 1 | % | 64 of 64 MET |"
+check_has "a kind with a target NOT MET is not folded: each of its targets shown" "$tmp/many.md" \
+	"| clock reads under 1 % of op_ns op=pop size=4 | 0.2 | 1 | % | MET |"
+check_has "a kind with a target undecided is not folded" "$tmp/many.md" \
+	"| pair within 20 % map=queue | 5 | 20 | % | MET |"
+check_has "a folded kind's targets are each in the table of all targets, folded" "$tmp/many.md" \
+	"<details><summary>All 73 targets of many</summary>"
+check_has "a folded kind's target in the table of all targets" "$tmp/many.md" \
+	"| clock reads under 1 % of prog_ns_per_op map=stack op=pop value_size=32 | 0.5 | 1 | % | MET |"
 check_has "a failed workload's log tail is shown at the top" "$md" "line 10 of beta"
 check_lacks "only the log's last lines" "$md" "line 7 of beta"
 check_has "the failed workloads' table: status and the last lines of the step's log" "$md" \
@@ -168,7 +207,7 @@ check_has "pivoted table: one row per other params, medians in one unit (us)" "$
 check_has "the pivoted table names its unit" "$md" "op_ns (us), median per cell"
 check_has "the full metric table is folded" "$md" "<details><summary>All metrics of grid: 12 rows"
 check_has "guest command exit status 0 is ok" "$md" "| alpha | 0 | ok |"
-check_has "overall workload count" "$md" "failed: 3 of 6 workloads failed or are missing; 3 ok."
+check_has "overall workload count" "$md" "failed: 3 of 7 workloads failed or are missing; 4 ok."
 check_has "HTML marks the failed workload" "$r/report.html" \
 	"<td class=\"bad\">failed: tc qdisc add failed</td>"
 check_has "HTML is complete" "$r/report.html" "</html>"
