@@ -2,7 +2,8 @@
 # Run each workload's report again on a copy of a run's folder and compare
 # what it writes with what the run has: report is a function of the run
 # folder (the records and raw files), so summary.json must come out the same
-# metric for metric (name, params and every statistic), with the same status
+# metric for metric (name, params, every statistic and count; a summary of
+# format 1 read as format 2, its count params as counts), with the same status
 # and reason, and targets.json the same. The reasons the run's driver gave
 # report (--failed) are in WORKLOAD/failures.txt, one a line.
 # Prints one line per workload: "WORKLOAD: same, N metrics", or what differs.
@@ -24,9 +25,11 @@ esac
 run=$1 out=$2
 mkdir -p "$out"
 
-# The metrics of a summary, one line each, sorted by name and params
+# The metrics of a summary, one line each, sorted by name and params; a
+# format 1 summary (a run from before counts left params) read as format 2
 metrics() {
-	jq -S -c '.metrics[] | {name, params, unit, n, median, mean, stddev, min, max, p99, ci95}' "$1" | LC_ALL=C sort
+	jq -S -c -L "$LAB_ROOT/bench/report" 'include "summarylib"; metrics_v2
+		| {name, params, unit, n, median, mean, stddev, min, max, p99, ci95, counts}' "$1" | LC_ALL=C sort
 }
 
 rc=0 seen=0

@@ -307,6 +307,41 @@ int out_conditions(struct out *o, const char *const *conditions)
 	return 0;
 }
 
+int out_counts(struct out *o, const char *const *keys, const double *values)
+{
+	json_t *m = json_array_get(json_object_get(o->root, "metrics"),
+				   json_array_size(json_object_get(o->root, "metrics")) - 1);
+	json_t *c = json_object();
+	size_t i;
+
+	if (!m || !keys) {
+		fprintf(stderr, "out_counts: no metric to add counts to\n");
+		json_decref(c);
+		return -EINVAL;
+	}
+	for (i = 0; c && keys[i]; i++) {
+		json_t *v = !isfinite(values[i]) ? json_null() : values[i] == floor(values[i]) && fabs(values[i]) < 1e15 ?
+			    json_integer((json_int_t)values[i]) : json_real(values[i]);
+
+		if (!*keys[i] || json_object_get(c, keys[i])) {
+			fprintf(stderr, "out_counts %s: count '%s' %s\n", json_string_value(json_object_get(m, "name")),
+				keys[i], *keys[i] ? "given twice" : "has an empty name");
+			json_decref(v);
+			json_decref(c);
+			return -EINVAL;
+		}
+		if (json_object_set_new(c, keys[i], v))
+			break;
+	}
+	if (c && keys[i]) {
+		json_decref(c);
+		return -ENOMEM;
+	}
+	if (!c || json_object_set_new(m, "counts", c))
+		return -ENOMEM;
+	return out_write(o);
+}
+
 int out_estimate(struct out *o, const char *name, const char *const *params,
 		 const char *unit, double value, size_t n, const struct ci *ci)
 {

@@ -8,11 +8,20 @@
  * workload's targets judged against what it measured (see out_target).
  *
  * summary.json:
- *   {"format_version": 1, "workload": NAME, "status": "ok"|"failed", ["reason": STR,]
+ *   {"format_version": 2, "workload": NAME, "status": "ok"|"failed", ["reason": STR,]
  *    "metrics": [{"name", "params": {KEY: "VALUE"...}, "unit", "n",
  *                 "median", "mean", "stddev", "min", "max", "p99",
  *                 "ci95": {"lo", "hi", "of", "method"} | null,
- *                 ["conditions": {KEY: "VALUE"...}]}]}
+ *                 ["conditions": {KEY: "VALUE"...},]
+ *                 ["counts": {KEY: NUMBER | null...}]}]}
+ * params are what a metric is measured at (a queue count, a value size):
+ * with its name they are the metric's key, the same on every boot. What
+ * only counts what happened (the samples of each side of a ratio, the
+ * events lost) goes into "counts" (out_counts), so that one frame lost
+ * does not make a metric of its own.
+ * format_version 1 had no "counts": taprio's counts were params
+ * (OUT_V1_COUNT_PARAMS, which bench/rereport.sh and labcompare move into
+ * counts when they read a format 1 summary).
  * p99 is null when n < STATS_P99_MIN_N (too few samples to mean anything).
  * ci95 is the 95 % interval (interval.h): of the median for a metric made
  * of samples (out_metric), of the estimate for one made by out_estimate
@@ -34,7 +43,11 @@
 #include <stdio.h>
 
 /* The format of summary.json this library writes (its "format_version") */
-#define OUT_FORMAT_VERSION 1
+#define OUT_FORMAT_VERSION 2
+/* The params of format 1 that were counts, NULL-terminated (in counts since 2) */
+#define OUT_V1_COUNT_PARAMS \
+	{ "n_ours", "n_isochron", "advances", "printed", "bpftrace_lost_events", "packets_seen_by_probe", "rounds", \
+	  NULL }
 
 /* A file being written atomically: write to ->f, then commit or abort. */
 struct atomic_file {
@@ -95,6 +108,14 @@ int out_conditions(struct out *o, const char *const *conditions);
  * met, undecided (the interval straddles the limit) or not judged
  * (nothing, or no interval, to judge)
  */
+/*
+ * out_counts - counts of the metric added last (out_metric, out_estimate):
+ * @keys "key", ..., NULL and their @values (NAN: written null, not
+ * reported), written as its "counts" object, never into its params.
+ * Returns 0, -EINVAL (no metric yet, a key empty or given twice), -ENOMEM.
+ */
+int out_counts(struct out *o, const char *const *keys, const double *values);
+
 enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1, TARGET_UNDECIDED = -2 };
 
 /*

@@ -6,8 +6,9 @@
  * labcompare --a RUN[,RUN...] --b RUN[,RUN...] --out DIR [--asked KEY,...]
  *
  * Each RUN is a run folder (meta.json, <workload>/summary.json). A metric is
- * a workload, a name and its params; its per-boot value is the median the
- * run's summary gives it. Writes DIR/compare.json (one object per metric)
+ * a workload, a name and its params (never its counts, which move from
+ * boot to boot; of a format 1 summary, its params less those that were
+ * counts); its per-boot value is the median the run's summary gives it. Writes DIR/compare.json (one object per metric)
  * and DIR/compare.txt (also printed): the warnings, the metrics found
  * changed ranked by effect, then the rest, then the metrics one side lacks.
  * --asked names the meta.json keys the comparison is meant to change (for
@@ -158,24 +159,43 @@ static void note_conditions(struct metric *m, json_t *cond)
 	json_decref(all);
 }
 
-/* One metric object of a summary, into side @s */
-static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
+/*
+ * The params that key a metric of a summary of format @version (a new
+ * reference): those of a format 1 summary without its count params, which
+ * format 2 writes as counts, so that runs of both formats compare
+ */
+static json_t *key_params(json_t *jm, json_int_t version)
 {
+	static const char *const v1_counts[] = OUT_V1_COUNT_PARAMS;
 	json_t *params = json_object_get(jm, "params");
+	size_t i;
+
+	params = params ? json_copy(params) : json_object();
+	for (i = 0; params && version < 2 && v1_counts[i]; i++)
+		json_object_del(params, v1_counts[i]);
+	if (!params)
+		lab_die("out of memory");
+	return params;
+}
+
+/* One metric object of a summary of format @version, into side @s */
+static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm, json_int_t version)
+{
 	const char *name = json_string_value(json_object_get(jm, "name"));
 	json_t *median = json_object_get(jm, "median");
+	json_t *params;
 	char *p, *key;
 	struct metric *m;
 
 	if (!name || !json_is_number(median))
 		return;
-	p = json_dumps(params ? params : json_object(), JSON_COMPACT | JSON_SORT_KEYS);
+	params = key_params(jm, version);
+	p = json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS);
 	if (!p || asprintf(&key, "%s\t%s\t%s", wl, name, p) < 0)
 		lab_die("out of memory");
 	m = find_metric(c, key);
 	if (!m->desc) {
-		m->desc = json_pack("{s:s, s:s, s:O, s:O}", "workload", wl, "name", name,
-				    "params", params ? params : json_object(),
+		m->desc = json_pack("{s:s, s:s, s:O, s:O}", "workload", wl, "name", name, "params", params,
 				    "unit", json_object_get(jm, "unit"));
 		m->count = in_list(count_units, json_string_value(json_object_get(jm, "unit")) ?: "");
 		m->additive = additive_unit(json_string_value(json_object_get(jm, "unit")));
@@ -185,6 +205,7 @@ static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
 	note_conditions(m, json_object_get(jm, "conditions"));
 	if (m->n[s] < MAX_RUNS)
 		m->v[s][m->n[s]++] = json_number_value(median);
+	json_decref(params);
 	free(key);
 	free(p);
 }
@@ -224,7 +245,8 @@ static void load_run(struct cmp *c, int s, const char *dir)
 				     json_is_string(json_object_get(sum, "reason")) ? ": " : "",
 				     json_string_value(json_object_get(sum, "reason")) ?: "");
 		json_array_foreach(json_object_get(sum, "metrics"), k, jm)
-			add_metric(c, s, json_string_value(w), jm);
+			add_metric(c, s, json_string_value(w), jm,
+				   json_integer_value(json_object_get(sum, "format_version")) ?: 1);
 		json_decref(sum);
 		free(path);
 	}

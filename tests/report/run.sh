@@ -448,7 +448,12 @@ check "taprio report: an advance beyond the histogram counted at its lower bound
 	"$(ta advance_lateness_us max)"
 check "taprio report: the timeline lost 4 of the 6 advances" 4 "$(ta advance_timeline_lost median)"
 check "taprio report: bpftrace's own lost-event count is shown" 3 \
-	"$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].params.bpftrace_lost_events' "$tp/summary.json")"
+	"$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].counts.bpftrace_lost_events' "$tp/summary.json")"
+check "taprio report: the timeline's counts ride in counts, its params are what it was measured at" \
+	'{"probe":"tracepoint","schedule":"three-class-10ms.sched"} {"advances":6,"bpftrace_lost_events":3,"printed":2}' \
+	"$(jq -c -S '[.metrics[] | select(.name == "advance_timeline_lost")][0] | .params, .counts' "$tp/summary.json" | paste -sd ' ')"
+check "taprio report: packets_seen_by_probe in violations_at_dequeue's counts, not its params" "2 null" \
+	"$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue" and .params.tc == "0")][0] | [.counts.packets_seen_by_probe, .params.packets_seen_by_probe] | map(tostring) | join(" ")' "$tp/summary.json")"
 check "taprio report: no offset is called a sync figure (one oscillator)" 0 \
 	"$(jq -r '[.metrics[] | select(.name == "sync_offset_ns")] | length' "$tp/summary.json")"
 check "taprio report: gate lateness from the record's schedule (TX minus the gate's opening at or after the qdisc, open then: 50 and 150 us)" 100 \
@@ -457,7 +462,7 @@ check "taprio report: a packet enqueued while its gate was closed is late from t
 	"$(tf gate_lateness_us 1 median)"
 check "taprio report: a packet with no TX timestamp has no sender latency" 1 \
 	"$(tf sender_latency_us 1 n)"
-check "taprio report: summary.json carries its format_version" 1 \
+check "taprio report: summary.json carries its format_version" 2 \
 	"$(jq -r .format_version "$tp/summary.json")"
 check "taprio report: gates.csv, the windows of three cycles (3 entries of one class each, and the header)" "tc,entry,start_ms,end_ms 10" \
 	"$(head -1 "$tp/gates.csv") $(grep -c '' "$tp/gates.csv")"
@@ -644,6 +649,43 @@ check "two lists of two: 2 boots a side" "2 2" \
 	"$(jq '[.boots_a, .boots_b] | join(" ")' "$tmp/two-lists/compare.json" | tr -d '"')"
 "$root/bench/compare.sh" "$g/a1," "$g/b1" >/dev/null 2>&1 && rc=0 || rc=$?
 check "a trailing comma in a list is ignored" 0 "$rc"
+
+# --- one frame lost does not split a metric: counts are no part of its key ------
+# two boots of the taprio fixture above; on the second the probe lost the
+# line of one packet's gate decision and printed one advance fewer
+lf=$tmp/results/lost-frame
+for i in 1 2; do
+	mkdir -p "$lf/r$i"
+	cp -r "$tp" "$lf/r$i/taprio"
+	rm -f "$lf/r$i/taprio/summary.json" "$lf/r$i/taprio/targets.json"
+	meta "$lf/r$i" "r$i" '.workloads = ["taprio"]'
+done
+sed -i "/^tx,,,0,106,,$((B + 180000)),/d; /^advance,1,/d" "$lf/r2/taprio/probe-taprio_gate.csv"
+for i in 1 2; do
+	"$root/build/taprio" report --out "$lf/r$i/taprio" >/dev/null 2>&1
+done
+# cnt RUN METRIC COUNT: a count of class 0's (or the one) metric
+cnt() { jq -r --arg n "$2" --arg k "$3" '[.metrics[] | select(.name == $n and (.params.tc // "0") == "0")][0].counts[$k]' "$1/taprio/summary.json"; }
+check "lost frame: the boots' counts differ (packets the probe saw, advances printed)" "2 1 2 1" \
+	"$(cnt "$lf/r1" violations_at_dequeue packets_seen_by_probe) $(cnt "$lf/r2" violations_at_dequeue packets_seen_by_probe) $(cnt "$lf/r1" advance_timeline_lost printed) $(cnt "$lf/r2" advance_timeline_lost printed)"
+mkdir -p "$lf/cmp" "$lf/cmp1"
+"$root/build/labcompare" --a "$lf/r1" --b "$lf/r2" --out "$lf/cmp" >/dev/null 2>&1 && rc=0 || rc=$?
+check "labcompare of the two boots exits 0" 0 "$rc"
+check "lost frame: every metric (with a median) has one key, none only in A or B" \
+	"0 $(jq '[.metrics[] | select(.median | type == "number")] | length' "$lf/r1/taprio/summary.json")" \
+	"$(jq -r '[([.metrics[] | select(.why | test("missing in"))] | length), (.metrics | length)] | map(tostring) | join(" ")' "$lf/cmp/compare.json")"
+# the first boot's summary as format 1 wrote it: the counts among the params
+jq '.format_version = 1 | .metrics |= map(if .counts then .params += (.counts | map_values(if . == null then "not reported" else tostring end)) | del(.counts) else . end)' \
+	"$lf/r1/taprio/summary.json" >"$lf/v1.json"
+mv "$lf/v1.json" "$lf/r1/taprio/summary.json"
+check "format 1 fixture: the counts are params" 2 \
+	"$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue" and .params.tc == "0")][0].params.packets_seen_by_probe' "$lf/r1/taprio/summary.json")"
+"$root/build/labcompare" --a "$lf/r1" --b "$lf/r2" --out "$lf/cmp1" >/dev/null 2>&1
+check "labcompare of a format 1 run and a format 2 run: the count params are no key either" 0 \
+	"$(jq '[.metrics[] | select(.why | test("missing in"))] | length' "$lf/cmp1/compare.json")"
+"$root/bench/rereport.sh" "$lf/r1" "$lf/again" >"$lf/rereport.out" 2>&1 && rc=0 || rc=$?
+check "bench/rereport.sh reads a format 1 run: its count params are the counts the report writes now" 0 "$rc"
+check_has "bench/rereport.sh: the format 1 run's figures are the same" "$lf/rereport.out" "taprio: same, "
 
 # labstat's own checks of bad input
 echo "1 2 x 4" | "$LABSTAT" stats >/dev/null 2>"$tmp/err" && rc=0 || rc=$?

@@ -267,6 +267,40 @@ LAB_TEST(estimate)
 	json_decref(j);
 }
 
+/* Counts ride in the metric's "counts", never in its params */
+LAB_TEST(counts)
+{
+	double lat[] = { 1, 2, 3 };
+	char cdir[96], path[128];
+	json_t *j, *m, *c;
+	json_error_t err;
+	struct out *o;
+
+	snprintf(cdir, sizeof(cdir), "%s/counts", dir);
+	o = out_open(cdir, "taprio");
+	if (!tap_ok(o != NULL, "out_open for counts"))
+		return;
+	tap_eq_int(out_counts(o, (const char *[]){ "n", NULL }, (double[]){ 1 }), -EINVAL,
+		   "out_counts before any metric: -EINVAL");
+	out_metric(o, "lost", (const char *[]){ "probe", "tracepoint", NULL }, "advances", lat, 3);
+	tap_eq_int(out_counts(o, (const char *[]){ "advances", "printed", "bpftrace_lost_events", NULL },
+			      (double[]){ 6, 2, NAN }), 0, "out_counts of the metric added last");
+	tap_eq_int(out_counts(o, (const char *[]){ "a", "a", NULL }, (double[]){ 1, 2 }), -EINVAL,
+		   "a count given twice: -EINVAL");
+	tap_eq_int(out_counts(o, (const char *[]){ "", NULL }, (double[]){ 1 }), -EINVAL,
+		   "a count without a name: -EINVAL");
+	out_close(o, NULL);
+	snprintf(path, sizeof(path), "%s/summary.json", cdir);
+	j = json_load_file(path, 0, &err);
+	m = json_array_get(json_object_get(j, "metrics"), 0);
+	c = json_object_get(m, "counts");
+	tap_ok(json_is_integer(json_object_get(c, "advances")) && num(c, "advances") == 6 && num(c, "printed") == 2 &&
+	       json_is_null(json_object_get(c, "bpftrace_lost_events")),
+	       "counts: whole numbers as integers, NAN as null (not reported)");
+	tap_ok(json_object_size(json_object_get(m, "params")) == 1, "the counts are not in params");
+	json_decref(j);
+}
+
 int main(int argc, char **argv)
 {
 	tap_tmpdir(dir);

@@ -100,6 +100,15 @@ int report_estimate(struct out *o, const char *name, const char *const *params, 
 	return rc;
 }
 
+int report_counts(struct out *o, const char *const *keys, const double *values)
+{
+	int rc = out_counts(o, keys, values);
+
+	if (rc)
+		write_failed = true;
+	return rc;
+}
+
 /* isochron's samples, by what they measure */
 struct iso {
 	struct vec sl, pd, late, hpd, wq, qt;
@@ -137,7 +146,7 @@ static void iso_row(struct iso *s, const struct csv *c, const int *col)
 static void iso_misses(struct out *o, const char *dir, const char *tcs, const char *sname)
 {
 	double misses = 0, m;
-	char line[4096], rounds[16];
+	char line[4096];
 	int k = 0;
 	FILE *f;
 
@@ -150,11 +159,9 @@ static void iso_misses(struct out *o, const char *dir, const char *tcs, const ch
 		}
 	if (f)
 		fclose(f);
-	snprintf(rounds, sizeof(rounds), "%d", k);
-	if (k)
-		report_metric(o, "isochron_deadline_misses", (const char *[]){ "tc", tcs,
-				      "schedule", sname, "rounds", rounds, NULL }, "packets",
-			      &misses, 1);
+	if (k && !report_metric(o, "isochron_deadline_misses", (const char *[]){ "tc", tcs,
+					"schedule", sname, NULL }, "packets", &misses, 1))
+		report_counts(o, (const char *[]){ "rounds", NULL }, (double[]){ k });
 }
 
 /*
@@ -288,7 +295,7 @@ static int report_advances(struct out *o, const char *dir, const char *probe, co
 			   const struct run_record *rec, bool figures)
 {
 	double total = NAN, early = 0, lost_bpf = NAN, v;
-	char name[256], printed_s[24], total_s[24], lost_s[24];
+	char name[256];
 	const char *sname = rec->name;
 	struct bucket *b = NULL;
 	struct vec x = { 0 };
@@ -341,15 +348,10 @@ static int report_advances(struct out *o, const char *dir, const char *probe, co
 	if (isnan(total))
 		total = (double)x.n + early;
 	v = total - (double)printed;
-	snprintf(printed_s, sizeof(printed_s), "%zu", printed);
-	snprintf(total_s, sizeof(total_s), "%.0f", total);
-	if (isnan(lost_bpf))
-		snprintf(lost_s, sizeof(lost_s), "not reported");
-	else
-		snprintf(lost_s, sizeof(lost_s), "%.0f", lost_bpf);
-	report_metric(o, "advance_timeline_lost", (const char *[]){ "schedule", sname, "probe",
-			      kind, "advances", total_s, "printed", printed_s,
-			      "bpftrace_lost_events", lost_s, NULL }, "advances", &v, 1);
+	if (!report_metric(o, "advance_timeline_lost", (const char *[]){ "schedule", sname, "probe",
+				   kind, NULL }, "advances", &v, 1))
+		report_counts(o, (const char *[]){ "advances", "printed", "bpftrace_lost_events", NULL },
+			      (double[]){ total, (double)printed, lost_bpf });
 	if (figures) {
 		rc = advance_figure(dir, b, nb, total);
 		if (!rc)
@@ -406,7 +408,7 @@ static void target_isochron(struct out *o, const struct vec *ours, const struct 
 			     "reads them) within 20% of isochron's: the ratio's 95% interval "
 			     "inside [0.8, 1.2]";
 	enum target_verdict v;
-	char why[512], n_ours[24], n_theirs[24];
+	char why[512];
 	struct ci ci = { NAN, NAN, NULL, NULL };
 	double ratio = NAN, m;
 
@@ -416,14 +418,13 @@ static void target_isochron(struct out *o, const struct vec *ours, const struct 
 			      "isochron refuses, or isochron failed: see the run's status)");
 		return;
 	}
-	snprintf(n_ours, sizeof(n_ours), "%zu", ours->n);
-	snprintf(n_theirs, sizeof(n_theirs), "%zu", theirs->n);
 	if (ours->n && theirs->n &&
-	    !ci_ratio(ours->x, ours->n, theirs->x, theirs->n, 1, &ratio, &ci))
-		report_estimate(o, "isochron_latency_ratio", (const char *[]){ "tc", "0",
-				"schedule", sname, "of", "like-isochron-errq / isochron",
-				"n_ours", n_ours, "n_isochron", n_theirs, NULL }, "ratio", ratio,
-				ours->n + theirs->n, &ci);
+	    !ci_ratio(ours->x, ours->n, theirs->x, theirs->n, 1, &ratio, &ci) &&
+	    !report_estimate(o, "isochron_latency_ratio", (const char *[]){ "tc", "0",
+			     "schedule", sname, "of", "like-isochron-errq / isochron", NULL }, "ratio",
+			     ratio, ours->n + theirs->n, &ci))
+		report_counts(o, (const char *[]){ "n_ours", "n_isochron", NULL },
+			      (double[]){ (double)ours->n, (double)theirs->n });
 	v = taprio_judge_ratio(ratio, &ci, ours->n, theirs->n, 20, &m, why, sizeof(why));
 	report_target(o, target, m, 20, "% (interval end farthest from 1)", v, why);
 }

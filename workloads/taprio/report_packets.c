@@ -228,7 +228,7 @@ static void dequeue_class(struct out *o, const struct pkts *p, const int64_t *de
 {
 	struct vec d2x = { 0 }, held = { 0 };
 	size_t m = 0, i, bad = 0;
-	char tcs[12], ms[24];
+	char tcs[12];
 	double v;
 
 	for (i = 0; i < p->rows; i++) {
@@ -242,11 +242,11 @@ static void dequeue_class(struct out *o, const struct pkts *p, const int64_t *de
 			/* through the gate in time, at the driver too late */
 			vpush(&held, (double)(p->txs[i] - deq[i]) / 1e3);
 	}
-	snprintf(ms, sizeof(ms), "%zu", m);
 	snprintf(tcs, sizeof(tcs), "%d", tc);
 	v = (double)bad;
-	report_metric(o, "violations_at_dequeue", (const char *[]){ "tc", tcs, "schedule", sname,
-			      "packets_seen_by_probe", ms, "probe", src, NULL }, "packets", &v, 1);
+	if (!report_metric(o, "violations_at_dequeue", (const char *[]){ "tc", tcs, "schedule", sname,
+				   "probe", src, NULL }, "packets", &v, 1))
+		report_counts(o, (const char *[]){ "packets_seen_by_probe", NULL }, (double[]){ (double)m });
 	report_metric(o, "dequeue_to_tx_us", (const char *[]){ "tc", tcs, "schedule", sname,
 			      "probe", src, "packets", "all", NULL }, "us", d2x.x, d2x.n);
 	v = (double)held.n;

@@ -173,6 +173,8 @@ int report_metric(struct out *o, const char *name, const char *const *params, co
 /* out_estimate(), a failure remembered */
 int report_estimate(struct out *o, const char *name, const char *const *params, const char *unit,
 		    double value, size_t n, const struct ci *ci);
+/* out_counts() of the metric added last, a failure remembered */
+int report_counts(struct out *o, const char *const *keys, const double *values);
 /* The p99 of @x as an estimate with its order-statistic interval; nothing when n < 100 */
 void report_p99(struct out *o, const char *name, const char *const *params, const char *unit,
 		const double *x, size_t n);
