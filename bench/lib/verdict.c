@@ -19,9 +19,10 @@ static const char *no_ci_words(const struct ci *ci)
 
 static const char *interval_words(const struct ci *ci, char *buf, size_t len)
 {
-	snprintf(buf, len, "the 95%% interval [%.4g, %.4g]%s%s%s%s%s", ci->lo, ci->hi, ci->of || ci->method ? " (" : "",
-		 ci->of ? ci->of : "", ci->of && ci->method ? ", " : "", ci->method ? ci->method : "",
-		 ci->of || ci->method ? ")" : "");
+	int k = snprintf(buf, len, "the 95%% interval [%.4g, %.4g]", ci->lo, ci->hi);
+
+	if (ci->of && ci->method && k >= 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, " (%s, %s)", ci->of, ci->method);
 	return buf;
 }
 

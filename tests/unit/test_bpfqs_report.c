@@ -5,7 +5,8 @@
  * summary.json (every batch after warm-up in the headline median, none
  * left out, *_best the fastest, the ratios with their intervals, the
  * contention figures), targets.json (each target met in one fixture and
- * NOT MET in another, not judged where it cannot be) and notes.md; --failed
+ * NOT MET in another, the ratio targets undecided in a third whose rounds
+ * spread, not judged where it cannot be) and notes.md; --failed
  * reasons fail the summary; an input that cannot be read or an output that
  * cannot be written fails it with exit code 1, naming the file. Bad command
  * lines of report and run exit 2 naming the value (run stops before any
