@@ -18,13 +18,19 @@
 
 static char dir[] = "/tmp/test_verdict.XXXXXX";
 
+/* The verdict @got as wanted, and its why beside it */
+static void expect(enum target_verdict got, const char *why, enum target_verdict want, const char *what)
+{
+	tap_eq_str(verdict_name(got), verdict_name(want), what);
+	tap_diag("why: %s", why);
+}
+
 static void range(double lo, double hi, double min, double max, enum target_verdict want, const char *what)
 {
 	struct ci ci = { lo, hi, "ratio", "bootstrap" };
 	char why[256];
 
-	tap_eq_str(verdict_name(verdict_range(&ci, min, max, why, sizeof(why))), verdict_name(want), what);
-	tap_diag("why: %s", why);
+	expect(verdict_range(&ci, min, max, why, sizeof(why)), why, want, what);
 }
 
 LAB_TEST(range)
@@ -75,8 +81,7 @@ static void below(double alo, double ahi, double blo, double bhi, enum target_ve
 	struct ci a = { alo, ahi, "p99", "order statistics" }, b = { blo, bhi, "p99", "order statistics" };
 	char why[400];
 
-	tap_eq_str(verdict_name(verdict_below(&a, &b, why, sizeof(why))), verdict_name(want), what);
-	tap_diag("why: %s", why);
+	expect(verdict_below(&a, &b, why, sizeof(why)), why, want, what);
 }
 
 LAB_TEST(below)
