@@ -61,6 +61,23 @@ report_awk() {
 	awk -F '\t' -v OFS='\t' "${progs[@]}"
 }
 
+# attention RUN_DIR WORKLOAD...: the targets of the workloads' targets.json
+# that need a reader's attention, NOT MET first, then undecided (a kind's
+# with one verdict in one line), as TSV: verdict, workload, name, detail
+# (attention.jq); a targets.json that is not an array is named on stderr
+attention() {
+	local run=$1 w
+	shift
+	for w in "$@"; do
+		[ -f "$run/$w/targets.json" ] || continue
+		if jq -e 'type == "array"' "$run/$w/targets.json" >/dev/null 2>&1; then
+			report_jq attention "$run/$w/targets.json" | awk -F '\t' -v OFS='\t' -v w="$w" '{ $1 = $1 OFS w; print }'
+		else
+			echo "warning: $w/targets.json is not a readable array of targets" >&2
+		fi
+	done | LC_ALL=C sort -t "$(printf '\t')" -s -k1,1
+}
+
 # --- one document in two formats ------------------------------------------
 # doc_begin MD HTML TITLE: start the two files (private temporary paths)
 doc_begin() {
@@ -114,7 +131,8 @@ doc_h() {
 }
 
 # doc_p TEXT: a paragraph; text starting with "warning:", "error:",
-# "FAILED", "failed", "missing" or "NOT MET" is shown in bold red
+# "FAILED", "failed", "missing" or "NOT MET" is shown in bold red, with
+# "Undecided" in orange (HTML)
 doc_p() {
 	case $1 in
 	warning:* | error:* | FAILED* | failed* | missing* | "NOT MET"*)
@@ -123,7 +141,8 @@ doc_p() {
 		;;
 	*)
 		printf '%s\n\n' "$1" >>"$DOC_MD"
-		printf '<p>%s</p>\n' "$(html_escape "$1")" >>"$DOC_HTML"
+		printf '<p%s>%s</p>\n' "$(case $1 in Undecided*) echo ' class="warn"' ;; esac)" "$(html_escape "$1")" \
+			>>"$DOC_HTML"
 		;;
 	esac
 }

@@ -188,12 +188,9 @@ what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel_flavou
 doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_und undecided, $t_nj not judged."
 # the targets NOT MET and undecided by name (a kind's in one entry), before any table
 declare -A counts=(["NOT MET"]=$t_not [undecided]=$t_und)
-for w in "${workloads[@]}"; do
-	jq -e 'type == "array"' "$run/$w/targets.json" >/dev/null 2>&1 || continue
-	report_jq attention "$run/$w/targets.json" | awk -F '\t' -v OFS='\t' -v w="$w" '{ print $1, w ": " $2 }'
-done >"$tmp/attention"
+attention "$run" "${workloads[@]}" >"$tmp/attention" 2>/dev/null
 for v in "NOT MET" undecided; do
-	names=$(awk -F '\t' -v v="$v" '$1 == v { s = s (s == "" ? "" : "; ") $2 } END { print s }' "$tmp/attention")
+	names=$(awk -F '\t' -v v="$v" '$1 == v { s = s (s == "" ? "" : "; ") $2 ": " $3 } END { print s }' "$tmp/attention")
 	[ -z "$names" ] || doc_p "$([ "$v" = undecided ] && echo Undecided || echo "$v") (${counts[$v]}): $names."
 done
 [ "$(meta_get "$run" kernel_flavour)" != debug ] ||

@@ -11,6 +11,8 @@
 set -eu
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/report-lib.sh
+. "$(dirname "$0")/report-lib.sh"
 # shellcheck source=bench/spec.sh
 . "$(dirname "$0")/spec.sh"
 cd "$LAB_ROOT"
@@ -188,16 +190,9 @@ echo
 echo "run $run_id: $status${LAB_TEST_FAKE_GUEST:+ (FAKE guest: LAB_TEST_FAKE_GUEST=1)}"
 [ "$kernel" != debug ] ||
 	echo "  debug kernel (kernel/debug.config): the figures of this run are NOT performance figures"
-# the targets NOT MET, then those undecided, one line each, first (then warnings)
-for w in "${selected[@]}"; do
-	[ -f "$rundir/$w/targets.json" ] || continue
-	if ! t=$(jq -r -L bench/report -f bench/report/attention.jq "$rundir/$w/targets.json" 2>/dev/null); then
-		echo "  warning: $w/targets.json is not a readable array of targets"
-		continue
-	fi
-	[ -z "$t" ] || printf '%s\n' "$t" |
-		awk -F '\t' -v w="$w" '{ printf "  %s %s: %s%s\n", $1, w, $2, $3 == "" ? "" : ": " $3 }'
-done | LC_ALL=C sort -s -k1,1
+# the targets NOT MET, then those undecided, one line each (a kind's in one), first
+attention "$rundir" "${selected[@]}" 2>&1 |
+	awk -F '\t' 'NF < 3 { print "  " $0; next } { printf "  %s %s: %s%s\n", $1, $2, $3, $4 == "" ? "" : ": " $4 }'
 for w in "${selected[@]}"; do
 	s=$(jq -r '.status' "$rundir/$w/summary.json" 2>/dev/null || echo missing)
 	m=$(jq -r '.metrics | length' "$rundir/$w/summary.json" 2>/dev/null || echo 0)

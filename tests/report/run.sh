@@ -174,9 +174,23 @@ check_has "before any table: the targets undecided by name" "$tmp/first.md" \
 check_lacks "the met and not judged targets are not named there" "$tmp/first.md" "alpha: drops"
 check_has "an undecided target shows as undecided (met null, verdict undecided)" "$md" \
 	"| drift within 1 ms per 1000 steps | 0.3 | 1 | ms | undecided | undecided: the 95% interval [-0.2, 1.4] straddles within [-1, 1] |"
+# the lines the run's terminal summary prints (bench/run.sh): attention()
+# shellcheck disable=SC2016 # expanded by the inner shell
+att=$(bash -c '. "$1/bench/report-lib.sh"; shift; attention "$@"' attention "$root" "$r" alpha many zeta 2>&1)
+check "terminal summary: NOT MET first, then undecided, each with its workload" \
+	"NOT MET alpha|NOT MET many|undecided alpha|undecided many|undecided many" \
+	"$(awk -F '\t' 'NF > 2 { print $1 " " $2 }' <<<"$att" | paste -sd '|')"
+check "terminal summary: a targets.json that is no array is named" \
+	"warning: zeta/targets.json is not a readable array of targets" "$(awk -F '\t' 'NF < 3' <<<"$att")"
+check "terminal summary: a target alone with its figure, limit and why" \
+	"p99 latency	14.25 us against 10 (p99 of 5 samples above the limit)" \
+	"$(awk -F '\t' '$2 == "alpha" && $1 == "NOT MET" { print $3 "\t" $4 }' <<<"$att")"
+check "terminal summary: a kind's undecided targets in one line" "parity within 10 % (2: value_size=4; value_size=64)" \
+	"$(awk -F '\t' '$2 == "many" && $3 ~ /^parity/ { print $3 }' <<<"$att")"
 check_has "a targets.json without verdicts (older runs) is read from met: null is not judged" "$md" \
 	"| isochron beside the sender | - | 500 | us | not judged |"
 check_has "HTML marks an undecided target" "$r/report.html" "<td class=\"warn\">undecided</td>"
+check_has "HTML marks the line of the undecided targets" "$r/report.html" "<p class=\"warn\">Undecided (4): alpha:"
 sed -n '/^### many/,/^### /p' "$md" >"$tmp/many.md"
 check_has "64 targets of one kind, all MET, fold into one line" "$tmp/many.md" \
 	"| clock reads under 1 % of prog_ns_per_op | - | 1 | % | 64 of 64 MET |"
