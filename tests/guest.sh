@@ -128,11 +128,10 @@ echo "# boot: $(grep -E '^(accel|boot_seconds|net_mode)=' "$run/vm.env" | tr '\n
 # clock that runs at that error (tests/guest/ptp-param.sh)
 if [ "$flavour" = lab ] && { [ "${#wanted[@]}" -eq 0 ] || listed ptp-param; }; then
 	for v in -2147483648 2147483647 -250001 250001 -250000 250000; do
-		run=$(newrun "ptp-freq$v")
+		run=$(LAB_CMDLINE_EXTRA="ptp_lab.freq_ppb=$v" newrun "ptp-freq$v" 300)
 		echo "step ptp-param tests/guest/ptp-param.sh" >>"$run/guest/job.sh"
 		rc=0
-		LAB_CMDLINE_EXTRA="ptp_lab.freq_ppb=$v" LAB_DEADLINE=300 bench/vm.sh "$run" "$image" \
-			2>"$run/vm.err" || rc=$?
+		bench/vm.sh "$run" 2>"$run/vm.err" || rc=$?
 		tap_fold "$run/guest/ptp-param.log" "$(cat "$run/guest/ptp-param.rc" 2>/dev/null || echo none)" \
 			"boot with ptp_lab.freq_ppb=$v: "
 		check "boot with ptp_lab.freq_ppb=$v: the guest ran its job and the console is clean" 0 "$rc"
