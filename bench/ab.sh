@@ -60,7 +60,7 @@ for i in $(seq "$boots"); do
 		fi
 		log ab "boot $((done_boots + 1)) of $((2 * boots)): $side$i ($k kernel)$eta"
 		(
-			ab_boot_spec "$side" "$abdir" "$side$i"
+			ab_boot_spec "$side" "$i" "$abdir"
 			spec_write "$bootspec"
 		)
 		if ! bench/run.sh "$bootspec"; then

@@ -114,6 +114,21 @@ while IFS= read -r name; do
 	fi
 done <"$work/names"
 
+# --- what it could not see: the detectable changes, per workload ---------------
+mapfile -t dwl < <(jq -r '[.metrics[] | select(.changed == false and .detectable_pct != null) | .workload] | unique[]' "$j")
+detectable=0
+if [ "${#dwl[@]}" -gt 0 ]; then
+	for w in "${dwl[@]}"; do
+		report_jq compare-detectable --arg w "$w" "$j" >"$work/compare-detectable-$w.csv"
+	done
+	if (cd "$LAB_ROOT" && gnuplot -e "rundir='$work'; workloads='${dwl[*]}'; boots='$(jq -r '"\(.boots_a) boot(s) in A, \(.boots_b) in B"' "$j")'" \
+		plots/compare-detectable.gp) 2>"$work/gnuplot.err"; then
+		detectable=1
+	else
+		printf 'warning: the figure of the detectable changes could not be drawn: %s\n' "$(tr '\n' ' ' <"$work/gnuplot.err")" >&2
+	fi
+fi
+
 # --- compare.md and compare.html --------------------------------------------------
 # rows changed|both: the metrics found changed, or those both sides have, as
 # a table
@@ -126,7 +141,7 @@ rows() {
 changed=$(jq '[.metrics[] | select(.changed == true)] | length' "$j")
 doc_begin "$work/compare.md" "$work/compare.html" "Comparison: A ($a_ids) against B ($b_ids)"
 doc_h 2 "Verdict"
-doc_pre < <(grep -v '^warning:' "$work/compare.txt" | sed -n '1,2p')
+doc_pre < <(grep -v -e '^warning:' -e '^time:' "$work/compare.txt" | sed -n '1,2p')
 if [ "$changed" -gt 0 ]; then
 	doc_h 2 "Changes found ($changed), ranked by effect"
 	rows changed
@@ -153,11 +168,18 @@ if jq -e '[.metrics[] | select(.boots_a == 0 or .boots_b == 0)] | length > 0' "$
 	jq -r '.metrics[] | select(.boots_a == 0 or .boots_b == 0) |
 		"\(.why): \(.workload).\(.name) \(.params | tostring)"' "$j" | doc_pre
 fi
+if [ "$detectable" = 1 ]; then
+	doc_h 2 "What it could not see"
+	doc_p "For each metric not found changed, the smallest change the comparison could have detected with 80 % power at alpha 0.05 per metric (before the false-discovery correction, which asks for more), at the spread of its boots: 'no change' reads 'no change larger than that'."
+	doc_img "$work/compare-detectable.png" "$work"
+fi
+doc_h 2 "Time"
+doc_pre < <(grep '^time:' "$work/compare.txt" | sed 's/^time: //; s/, /\n/g')
 if [ "$plots" -gt 0 ]; then
 	doc_h 2 "Figures"
 	doc_p "%change of B against A per parameter set; error bars: the 95 % interval (none with one boot a side); red: found changed."
 	for f in "$work"/compare-*.png; do
-		doc_img "$f" "$work"
+		[ "$f" = "$work/compare-detectable.png" ] || doc_img "$f" "$work"
 	done
 fi
 doc_end

@@ -12,6 +12,7 @@
 #	. "$LAB_SRC/bench/guest-lib.sh"
 #	checks() { conform "$WL_BIN" conform; }
 #	measurement() { measure run "$WL_BIN" run --out "$STAGE" "${RUN_OPTS[@]}"; }
+#	wl_once checks
 #	wl_main checks measurement
 #
 # wl_main reads the run spec ($LAB_OUT/run.spec, bench/spec.sh: SPEC,
@@ -41,6 +42,9 @@
 
 # Software events that TCG supports (no hardware counters under emulation)
 PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
+
+# The phases a replicate boot skips (wl_once)
+WL_ONCE=' '
 
 # progress TEXT: a one-line result for the host's terminal, for example
 # "conformance 120 ok; measuring 3 classes x 1000 packets" (bench/progress.sh
@@ -115,9 +119,19 @@ probe_stop() {
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
-		echo "probe $name: bpftrace still running ${limit} s after SIGINT: killed, its maps are lost" >&2
+		echo "probe $name: bpftrace still running ${limit} s after SIGINT: killed, its maps are lost (it was in state $(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null), in $(cat "/proc/$pid/wchan" 2>/dev/null))" >&2
 		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" || true
+		# a process stuck in the kernel dies only when it leaves it: not
+		# waited for beyond 10 s
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			echo "probe $name: bpftrace still there 10 s after SIGKILL, stuck in the kernel (in $(cat "/proc/$pid/wchan" 2>/dev/null)): left behind" >&2
+		else
+			wait "$pid" || true
+		fi
 		return 1
 	fi
 	wait "$pid" || true
@@ -135,6 +149,12 @@ fail() {
 
 # wl_stop: the phases after this one do not run (the report still does)
 wl_stop() { WL_STOPPED=1; }
+
+# wl_once PHASE...: phases that check behaviour, not speed (conformance,
+# probe passes): a replicate boot (the run spec's replicate=1: the second and
+# later boots of a side of an A/B, or of a matrix cell) skips them; the
+# first boot of each side runs them
+wl_once() { WL_ONCE+="$* "; }
 
 # conform COMMAND...: the conformance phase: COMMAND's TAP into
 # conformance.tap; its failed cases, or its exit when none failed, fail the
@@ -229,7 +249,9 @@ wl_report() {
 	for f in "${FAILURES[@]}"; do
 		args+=(--failed "$f")
 	done
+	[ ! -d "${LAB_OUT:-}/guest" ] || printf 'phase %s report\n' "$WL" >>"$LAB_OUT/guest/progress"
 	"$WL_BIN" report --out "$STAGE" "${args[@]}" 2>"$STAGE/report.log" || rc=$?
+	[ ! -d "${LAB_OUT:-}/guest" ] || printf 'phase-end %s report %s\n' "$WL" "$rc" >>"$LAB_OUT/guest/progress"
 	cat "$STAGE/report.log" >&2
 	[ "$rc" = 0 ] || FAILURES+=("$WL report exited $rc (see report.log)")
 }
@@ -291,6 +313,10 @@ wl_main() {
 	esac
 	for p; do
 		[ "$WL_STOPPED" = 0 ] || break
+		if [ "$(spec_get replicate)" = 1 ] && [[ "$WL_ONCE" == *" $p "* ]]; then
+			progress "replicate boot: $p skipped (it checks behaviour; the first boot of this side ran it)"
+			continue
+		fi
 		WL_PHASE=$p
 		"$p"
 	done

@@ -260,7 +260,7 @@ cell_field() {
 
 # cell_spec MDIR TSV_LINE: SPEC, the matrix's run spec, made the run spec of
 # one cell: its kernel, variant (command line, sysctls), workloads, profile
-# and schedule, into MDIR/CELL
+# and schedule, into MDIR/CELL; a boot after the first is a replicate
 cell_spec() {
 	local cl
 	cl="$(spec_get cmdline) $(cell_field "$2" cmdline)"
@@ -275,6 +275,8 @@ cell_spec() {
 	spec_set taprio.schedule "$(cell_field "$2" schedule)"
 	spec_set results "$1"
 	spec_set run_name "$(cell_field "$2" name)"
+	# after the first boot of a cell, its behaviour checks are not run again
+	[ "$(cell_field "$2" boot)" = 1 ] || spec_set replicate 1
 }
 
 # matrix_new_dir RESULTS KIND: make a new matrix folder <stamp>-KIND[-N]

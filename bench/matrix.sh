@@ -314,7 +314,7 @@ ab)
 	for ((i = 1; i <= boots; i++)); do
 		for side in a b; do
 			(
-				ab_boot_spec "$side" "$mdir" "$side$i"
+				ab_boot_spec "$side" "$i" "$mdir"
 				spec_write "$mdir/cells/$side$i.spec"
 			)
 		done

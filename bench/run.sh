@@ -178,7 +178,10 @@ write_meta "$status"
 
 # Plots and report (bench/report.sh draws the figures first)
 log report "drawing plots and writing the report"
+t_report=$(now_ns)
 bench/report.sh "$rundir" >/dev/null || status=failed
+# the report's own time, for the comparisons' time split
+jq --argjson s "$(secs_since "$t_report")" '.report_seconds = $s' "$rundir/meta.json" | atomic_write "$rundir/meta.json"
 
 # Short summary
 echo

@@ -5,7 +5,7 @@
 # into quarter-octave bins (4 per doubling), drawn at the bin's lower bound.
 # The histogram ends at 100 ms (cyclictest -h 100000): wake-ups later than
 # that are cyclictest's overflows, counted in summary.json at the thread's max.
-# caption: the tail of the busy curve against the idle one is the wake-up latency the user observer and hr_pattern cannot beat in this guest
+# caption: the tail of the busy curve against the idle one is the wake-up latency the user observer and abs_pattern cannot beat in this guest
 # input: ledjitter/cyclictest-idle.csv
 # input: ledjitter/cyclictest-busy.csv
 load 'plots/common.gp'

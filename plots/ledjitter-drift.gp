@@ -1,9 +1,9 @@
 # ledjitter: cumulative drift over cycles (kernel observer, idle guest): the
 # error of the first step of every cycle of the square wave, for each step
-# duration that ran, pattern against hr_pattern. pattern's error grows with
-# every cycle; hr_pattern's stays at its lateness. The slope of each, with
+# duration that ran, pattern against abs_pattern. pattern's error grows with
+# every cycle; abs_pattern's stays at its lateness. The slope of each, with
 # its interval, is drift_ms_per_1000_steps in summary.json.
-# caption: pattern climbs with every cycle (drift), hr_pattern should stay flat; a slope in hr_pattern means the timeline slipped
+# caption: pattern climbs with every cycle (drift), abs_pattern should stay flat; a slope in abs_pattern means the timeline slipped
 # input: ledjitter/drift.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/drift.csv'
@@ -29,7 +29,7 @@ plot for [s in steps] data \
 	using (sel('pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
 	lw 2 dt 1 lc rgb colour(s) title sprintf('pattern, %s ms', s), \
      for [s in steps] data \
-	using (sel('hr_pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
-	lw 1 dt 1 lc rgb colour(s) title sprintf('hr_pattern, %s ms (thin line)', s)
+	using (sel('abs_pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
+	lw 1 dt 1 lc rgb colour(s) title sprintf('abs_pattern, %s ms (thin line)', s)
 out = rundir.'/ledjitter/drift'
 @save

@@ -1,9 +1,9 @@
 # ledjitter: histogram of |interval error| (observed interval between two
 # consecutive changes minus the interval asked; kernel observer, 10 ms
-# steps), pattern against hr_pattern, idle and busy guest. Bins double in
+# steps), pattern against abs_pattern, idle and busy guest. Bins double in
 # width (log2 of microseconds), so a point is the count of intervals whose
 # |error| lies between the bin's bounds; x is the bin's geometric centre.
-# caption: how far the error distributions reach: hr_pattern's mass should sit bins left of pattern's, busy against idle shows load sensitivity
+# caption: how far the error distributions reach: abs_pattern's mass should sit bins left of pattern's, busy against idle shows load sensitivity
 # input: ledjitter/error-hist.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/error-hist.csv'
@@ -21,9 +21,9 @@ plot data using (centre(column("low_us"), column("high_us"))):(sel('pattern', 'i
 	with linespoints ls 2 title 'pattern, idle', \
      data using (centre(column("low_us"), column("high_us"))):(sel('pattern', 'busy') ? column("count") : NaN) \
 	with linespoints ls 4 title 'pattern, busy', \
-     data using (centre(column("low_us"), column("high_us"))):(sel('hr_pattern', 'idle') ? column("count") : NaN) \
-	with linespoints ls 1 title 'hr_pattern, idle', \
-     data using (centre(column("low_us"), column("high_us"))):(sel('hr_pattern', 'busy') ? column("count") : NaN) \
-	with linespoints ls 5 title 'hr_pattern, busy'
+     data using (centre(column("low_us"), column("high_us"))):(sel('abs_pattern', 'idle') ? column("count") : NaN) \
+	with linespoints ls 1 title 'abs_pattern, idle', \
+     data using (centre(column("low_us"), column("high_us"))):(sel('abs_pattern', 'busy') ? column("count") : NaN) \
+	with linespoints ls 5 title 'abs_pattern, busy'
 out = rundir.'/ledjitter/histogram'
 @save

@@ -122,6 +122,7 @@ struct out {
 	char *dir;
 	json_t *root;		/* the summary, rewritten on every change */
 	json_t *targets;	/* targets.json: an array */
+	json_t *conditions;	/* out_conditions: of the metrics added next, or NULL */
 };
 
 /* <dir>/<name> holding @j, atomically */
@@ -160,6 +161,7 @@ static void out_free(struct out *o)
 {
 	json_decref(o->root);
 	json_decref(o->targets);
+	json_decref(o->conditions);
 	free(o->dir);
 	free(o);
 }
@@ -282,9 +284,27 @@ static json_t *metric_params(struct out *o, const char *name, const char *const 
 
 static int metric_add(struct out *o, json_t *m)
 {
+	if (m && o->conditions && json_object_set(m, "conditions", o->conditions)) {
+		json_decref(m);
+		return -ENOMEM;
+	}
 	if (!m || json_array_append_new(json_object_get(o->root, "metrics"), m))
 		return -ENOMEM;
 	return out_write(o);
+}
+
+int out_conditions(struct out *o, const char *const *conditions)
+{
+	json_t *c = NULL;
+
+	if (conditions && conditions[0]) {
+		c = params_json("conditions", conditions);
+		if (!c)
+			return -EINVAL;
+	}
+	json_decref(o->conditions);
+	o->conditions = c;
+	return 0;
 }
 
 int out_estimate(struct out *o, const char *name, const char *const *params,

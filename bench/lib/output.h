@@ -11,7 +11,8 @@
  *   {"format_version": 1, "workload": NAME, "status": "ok"|"failed", ["reason": STR,]
  *    "metrics": [{"name", "params": {KEY: "VALUE"...}, "unit", "n",
  *                 "median", "mean", "stddev", "min", "max", "p99",
- *                 "ci95": {"lo", "hi", "of", "method"} | null}]}
+ *                 "ci95": {"lo", "hi", "of", "method"} | null,
+ *                 ["conditions": {KEY: "VALUE"...}]}]}
  * p99 is null when n < STATS_P99_MIN_N (too few samples to mean anything).
  * ci95 is the 95 % interval (interval.h): of the median for a metric made
  * of samples (out_metric), of the estimate for one made by out_estimate
@@ -79,6 +80,16 @@ struct ci;
  */
 int out_estimate(struct out *o, const char *name, const char *const *params,
 		 const char *unit, double value, size_t n, const struct ci *ci);
+/*
+ * out_conditions - the conditions the metrics added from now on are measured
+ * under: "key", "value", ..., NULL as params (NULL or empty: none), written
+ * as each metric's "conditions" object. What a comparison must hold equal
+ * beside the kernel: the probe attached, the clock's discipline, the daemons
+ * running. labcompare calls a metric whose conditions differ between the
+ * runs "not comparable" and gives no change for it.
+ */
+int out_conditions(struct out *o, const char *const *conditions);
+
 enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1 };
 
 /*

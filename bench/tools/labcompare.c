@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "abstat.h"
 #include "cli.h"
@@ -57,6 +58,10 @@ struct metric {
 	size_t n[2];
 	bool count;		/* a count or a single figure: no p-value */
 	bool additive;		/* additive_unit: the difference scale */
+	bool cond_seen;		/* cond holds the conditions of its first run */
+	json_t *cond;		/* the conditions it was measured under (NULL: none) */
+	char *incomparable;	/* the conditions that differ between its runs */
+	char *why;		/* "not comparable: ..." */
 	struct ab_metric ab;
 };
 
@@ -109,6 +114,50 @@ static struct metric *find_metric(struct cmp *c, const char *key)
 	return &c->m[c->nm++];
 }
 
+/* json_equal, with two absent values equal */
+static bool same(json_t *x, json_t *y)
+{
+	return (!x && !y) || json_equal(x, y);
+}
+
+/*
+ * The conditions of one more run of @m: when they differ from its first
+ * run's, the metric is not comparable, and ->incomparable says which
+ * condition differs and how ("probe: kprobe and tracepoint")
+ */
+static void note_conditions(struct metric *m, json_t *cond)
+{
+	const char *k;
+	json_t *v, *all;
+	char *s;
+
+	if (!m->cond_seen) {
+		m->cond_seen = true;
+		m->cond = json_incref(cond);
+		return;
+	}
+	if (same(m->cond, cond) || m->incomparable)
+		return;
+	all = json_object();
+	if (m->cond)
+		json_object_update(all, m->cond);
+	if (cond)
+		json_object_update(all, cond);
+	json_object_foreach(all, k, v) {
+		const char *x = json_string_value(json_object_get(m->cond, k));
+		const char *y = json_string_value(json_object_get(cond, k));
+
+		if (x && y && !strcmp(x, y))
+			continue;
+		if (asprintf(&s, "%s%s%s: %s and %s", m->incomparable ? m->incomparable : "",
+			     m->incomparable ? "; " : "", k, x ? x : "none", y ? y : "none") < 0)
+			lab_die("out of memory");
+		free(m->incomparable);
+		m->incomparable = s;
+	}
+	json_decref(all);
+}
+
 /* One metric object of a summary, into side @s */
 static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
 {
@@ -133,6 +182,7 @@ static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
 	}
 	if (json_integer_value(json_object_get(jm, "n")) <= 1)
 		m->count = true;
+	note_conditions(m, json_object_get(jm, "conditions"));
 	if (m->n[s] < MAX_RUNS)
 		m->v[s][m->n[s]++] = json_number_value(median);
 	free(key);
@@ -192,12 +242,6 @@ static void load_side(struct cmp *c, int s, const char *list)
 	if (!c->nruns[s])
 		lab_usage_error("side %c names no run ('%s')", 'A' + s, list);
 	free(copy);
-}
-
-/* json_equal, with two absent values equal */
-static bool same(json_t *x, json_t *y)
-{
-	return (!x && !y) || json_equal(x, y);
 }
 
 /*
@@ -275,6 +319,111 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 	return nw;
 }
 
+/*
+ * Where the comparison's time went, from each run's meta.json (boot_seconds,
+ * vm_seconds, started, ended, report_seconds) and progress.log (the guest's steps and
+ * phases, in seconds since QEMU started): boot (QEMU to the first command),
+ * set-up (the steps that are no workload's), conformance (phases conform),
+ * measurement, probe passes (phases probe*), the guest's reports (phases
+ * report), the rest of the workloads' steps (between phases), the host (the
+ * kernel from its cache, the report, the plots) and the waiting between the
+ * boots (a Slurm queue, a guest slot)
+ */
+enum { T_BOOT, T_SETUP, T_CONFORM, T_MEASURE, T_PROBES, T_REPORT, T_BETWEEN, T_HOST, T_WAIT, T_N };
+static const char *const t_names[T_N] = {
+	"boot", "set-up", "conformance", "measurement", "probes", "report in the guest",
+	"between phases", "host (kernel, report, plots)", "waiting between boots",
+};
+
+static double iso_time(json_t *meta, const char *key)
+{
+	struct tm tm = { 0 };
+	const char *v = json_string_value(json_object_get(meta, key));
+
+	if (!v || !strptime(v, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+/* the guest's seconds of one run into @t */
+static void run_time(const char *dir, double *t)
+{
+	char *path, line[512], step[128] = "", kind[16], a[128], b[128];
+	double ts, step_t = 0, phase_t = 0, in_phases = 0;
+	FILE *f;
+
+	if (asprintf(&path, "%s/progress.log", dir) < 0)
+		lab_die("out of memory");
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		a[0] = b[0] = 0;
+		if (line[0] == '#' || sscanf(line, "%lf %15s %127s %127s", &ts, kind, a, b) < 2)
+			continue;
+		if (!strcmp(kind, "start")) {
+			snprintf(step, sizeof(step), "%s", a);
+			step_t = ts;
+			in_phases = 0;
+		} else if (!strcmp(kind, "end") && step[0]) {
+			if (strncmp(step, "wl-", 3))
+				t[T_SETUP] += ts - step_t;
+			else
+				t[T_BETWEEN] += ts - step_t - in_phases;
+			step[0] = 0;
+		} else if (!strcmp(kind, "phase")) {
+			phase_t = ts;
+		} else if (!strcmp(kind, "phase-end")) {
+			int k = !strcmp(b, "conform") ? T_CONFORM :
+				!strncmp(b, "probe", 5) ? T_PROBES :
+				!strcmp(b, "report") ? T_REPORT : T_MEASURE;
+
+			t[k] += ts - phase_t;
+			in_phases += ts - phase_t;
+		}
+	}
+	fclose(f);
+}
+
+static json_t *time_split(const struct cmp *c, FILE *out)
+{
+	double t[T_N] = { 0 }, first = INFINITY, last = -INFINITY, runs = 0, total;
+	json_t *o = json_object();
+	size_t s, r, k, n = 0;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < c->nruns[s]; r++) {
+			json_t *m = c->meta[s][r];
+			double st = iso_time(m, "started"), en = iso_time(m, "ended");
+			double vm = json_number_value(json_object_get(m, "vm_seconds"));
+			double rep = json_number_value(json_object_get(m, "report_seconds"));
+
+			t[T_BOOT] += json_number_value(json_object_get(m, "boot_seconds"));
+			run_time(c->runs[s][r], t);
+			if (isfinite(st) && isfinite(en)) {
+				first = fmin(first, st);
+				last = fmax(last, en + rep);
+				runs += en - st + rep;
+				t[T_HOST] += en - st - vm + rep;
+			}
+			n++;
+		}
+	if (isfinite(first))
+		t[T_WAIT] = fmax(0, last - first - runs);
+	for (k = 0, total = 0; k < T_N; k++)
+		total += t[k];
+	fprintf(out, "time: %zu boots, %.0f s in all:", n, total);
+	for (k = 0; k < T_N; k++) {
+		fprintf(out, "%s %s %.0f s (%.0f %%)", k ? "," : "", t_names[k], t[k],
+			total > 0 ? 100 * t[k] / total : 0);
+		json_object_set_new(o, t_names[k], json_real(t[k]));
+	}
+	fprintf(out, "\n");
+	json_object_set_new(o, "total", json_real(total));
+	return o;
+}
+
 static void judge_all(struct cmp *c)
 {
 	struct ab_metric *fam = lab_calloc(c->nm, sizeof(*fam), "metrics");
@@ -286,6 +435,11 @@ static void judge_all(struct cmp *c)
 		if (!m->n[0] || !m->n[1])
 			continue;
 		ab_metric_compute(m->v[0], m->n[0], m->v[1], m->n[1], m->additive, &m->ab);
+		if (m->incomparable) {
+			m->ab.p = m->ab.p_mw = m->ab.change = m->ab.lo = m->ab.hi = NAN;
+			m->ab.diff = m->ab.diff_lo = m->ab.diff_hi = m->ab.detectable = NAN;
+			continue;
+		}
 		if (m->count) {
 			m->ab.p = m->ab.p_mw = NAN;
 			continue;
@@ -297,8 +451,18 @@ static void judge_all(struct cmp *c)
 	for (i = 0; i < nf; i++)
 		c->m[idx[i]].ab = fam[i];
 	for (i = 0; i < c->nm; i++)
-		if (c->m[i].count && c->m[i].n[0] && c->m[i].n[1])
+		if (c->m[i].count && c->m[i].n[0] && c->m[i].n[1] && !c->m[i].incomparable)
 			c->m[i].ab.why = "a count or a single figure: no p-value";
+	for (i = 0; i < c->nm; i++) {
+		struct metric *m = &c->m[i];
+
+		if (!m->incomparable || !m->n[0] || !m->n[1])
+			continue;
+		if (asprintf(&m->why, "not comparable: %s", m->incomparable) < 0)
+			lab_die("out of memory");
+		m->ab.why = m->why;
+		m->ab.changed = false;
+	}
 	free(fam);
 	free(idx);
 }
@@ -320,6 +484,9 @@ static json_t *metric_json(const struct metric *m)
 		json_object_set_new(o, "why", json_string(m->n[0] ? "missing in B" : "missing in A"));
 		return o;
 	}
+	json_object_set_new(o, "comparable", json_boolean(!m->incomparable));
+	if (m->cond)
+		json_object_set(o, "conditions", m->cond);
 	json_object_set_new(o, "scale", json_string(a->diff_scale ? "difference" : "log"));
 	json_object_set_new(o, "median_a", num(a->med_a));
 	json_object_set_new(o, "median_b", num(a->med_b));
@@ -369,16 +536,17 @@ static void text_line(FILE *f, const struct metric *m)
 {
 	const struct ab_metric *a = &m->ab;
 	char *p = json_dumps(json_object_get(m->desc, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-	char ci[64] = "", q[32], cva[32], cvb[32], seen[48] = "";
+	char ci[64] = "", q[32], cva[32], cvb[32], seen[48] = "", ch[32];
 
 	if (isfinite(a->lo) && isfinite(a->hi))
 		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", a->lo, a->hi);
 	if (!a->changed && isfinite(a->detectable))
 		snprintf(seen, sizeof(seen), "; none > %.1f%% seen", a->detectable);
-	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s n %zu/%zu %s %s%s\n",
+	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %9s %-16s q=%-8s cv %s/%s n %zu/%zu %s %s%s\n",
 		json_string_value(json_object_get(m->desc, "workload")),
 		json_string_value(json_object_get(m->desc, "name")), p ? p : "{}",
-		a->med_a, a->med_b, a->change, ci, fmt_num(q, sizeof(q), "%.3g", a->q),
+		a->med_a, a->med_b, fmt_num(ch, sizeof(ch), "%+.1f%%", a->change), ci,
+		fmt_num(q, sizeof(q), "%.3g", a->q),
 		fmt_num(cva, sizeof(cva), "%.1f%%", 100 * a->cv_a),
 		fmt_num(cvb, sizeof(cvb), "%.1f%%", 100 * a->cv_b), m->n[0], m->n[1],
 		a->diff_scale ? "diff" : "log", a->why ? a->why : "", seen);
@@ -388,9 +556,9 @@ static void text_line(FILE *f, const struct metric *m)
 static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 {
 	struct atomic_file txt;
-	json_t *arr = json_array(), *root, *jw = json_array();
+	json_t *arr = json_array(), *root, *jw = json_array(), *times;
 	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, tested = 0;
-	size_t fewer = 0, untestable = 0, counts = 0, both = 0;
+	size_t fewer = 0, untestable = 0, counts = 0, both = 0, incomparable = 0;
 	char *path;
 	int err;
 
@@ -401,6 +569,7 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	if (asprintf(&path, "%s/compare.txt", dir) < 0 || atomic_open(&txt, path))
 		lab_die("cannot write %s", path);
 	warnings(c, asked, txt.f, jw);
+	times = time_split(c, txt.f);
 	for (i = 0; i < c->nm; i++) {
 		const struct metric *m = &c->m[order[i]];
 
@@ -409,7 +578,9 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 		if (!m->n[0] || !m->n[1])
 			continue;
 		both++;
-		if (m->count)
+		if (m->incomparable)
+			incomparable++;
+		else if (m->count)
 			counts++;
 		else if (isfinite(m->ab.p))
 			tested++;
@@ -417,8 +588,8 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 			untestable++;
 		fewer += m->n[0] < c->nruns[0] || m->n[1] < c->nruns[1];
 	}
-	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics in both: %zu tested, %zu counts or single figures (not tested), %zu not testable; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% interval of the same t-test that excludes 0)\n",
-		c->nruns[0], c->nruns[1], both, tested, counts, untestable, changed);
+	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics in both: %zu tested, %zu counts or single figures (not tested), %zu not testable, %zu not comparable (measured under different conditions); %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% interval of the same t-test that excludes 0)\n",
+		c->nruns[0], c->nruns[1], both, tested, counts, untestable, incomparable, changed);
 	if (fewer)
 		fprintf(txt.f, "%zu metrics are missing from some boots (a run that failed or skipped them): "
 			"each line's n A/B is its boots a side\n", fewer);
@@ -444,8 +615,9 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	}
 	err = atomic_commit(&txt);
 	free(path);
-	root = json_pack("{s:o, s:o, s:I, s:I}", "warnings", jw, "metrics", arr,
-			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1]);
+	root = json_pack("{s:o, s:o, s:I, s:I, s:o}", "warnings", jw, "metrics", arr,
+			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1],
+			 "time_seconds", times);
 	if (asprintf(&path, "%s/compare.json", dir) < 0)
 		lab_die("out of memory");
 	if (!err && json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(10))) {

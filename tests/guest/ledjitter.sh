@@ -1,7 +1,7 @@
 #!/bin/bash
 # The LED pattern lab's tests in the guest, as TAP: the pattern trigger's
 # ABI conformance suite (`ledjitter conform`, for pattern and, on the lab
-# kernel, hr_pattern), then the workload's handling of bad input: a pattern
+# kernel, abs_pattern), then the workload's handling of bad input: a pattern
 # the kernel refuses is passed through and its error shown, invalid step
 # durations and repeat counts are usage errors (exit 2) naming the value;
 # then its failures: a report that cannot write a file fails naming it, and

@@ -554,6 +554,9 @@ for i in 1 2 3; do
 			metric planted '{}' ns $(for k in 1 2 3; do awk -v f="$f" -v d="$d" -v k="$k" 'BEGIN {print f * (100 + d + k)}'; done)
 			metric same '{}' ns $((100 + d)) $((101 + d)) $((102 + d))
 			metric count '{}' packets $i $i $i
+			# measured by a kprobe on side A, a tracepoint on side B
+			metric probed '{}' us $((100 + d)) $((101 + d)) $((102 + d)) |
+				jq -c --arg p "$([ "$side" = a ] && echo kprobe || echo tracepoint)" '.conditions = {probe: $p, clock: "free"}'
 		} | summary "$g/$side$i" w ok
 	done
 done
@@ -571,8 +574,17 @@ check "groups: an unchanged metric says the smallest change the comparison could
 check "groups: a changed metric has none (it was seen)" null \
 	"$(jq -r '.metrics[] | select(.name == "planted") | .detectable_pct' "$cj")"
 check_has "compare.txt: 'none > X% seen' beside the unchanged metric" "$g/compare.txt" "q >= 0.05; none > "
+check_has "compare.txt: the time split of the comparison's boots" "$g/compare.txt" "time: 6 boots, "
+check "compare.json: the time split, its parts adding up to the total" yes \
+	"$(jq -r '.time_seconds | if ((([to_entries[] | select(.key != "total") | .value] | add) - .total) | fabs) < 0.01 then "yes" else "no: \(.)" end' "$cj")"
+check_cmd "the figure of what the comparison could not see" test -s "$g/compare-detectable.png"
+check_has "compare.md: what it could not see, before the figures of the changes" "$g/compare.md" "## What it could not see"
 check_has "compare.txt: a warning when the sides' host load differs beyond their spread" "$g/compare.txt" \
 	"warning: the host's load differs between the sides beyond their spread: others used 3-5 % of the host's CPU during A's boots, 40-42 % during B's"
+check "groups: a metric measured under other conditions on each side is not comparable, and says what differs" \
+	"false null not comparable: probe: kprobe and tracepoint" \
+	"$(jq -r '.metrics[] | select(.name == "probed") | "\(.comparable) \(.change_pct) \(.why)"' "$cj")"
+check_has "compare.txt counts the metrics not comparable apart" "$g/compare.txt" "1 not comparable (measured under different conditions)"
 check "groups: a count gets no p-value" "a count or a single figure: no p-value" \
 	"$(jq -r '.metrics[] | select(.name == "count") | .why' "$cj")"
 check "groups: the changed metric comes first" planted "$(jq -r '.metrics[0].name' "$cj")"

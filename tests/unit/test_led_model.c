@@ -241,7 +241,7 @@ LAB_TEST(target_mean_interval)
 		   "target mean interval: HZ unknown is not judged");
 }
 
-/* hr_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
+/* abs_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
 LAB_TEST(target_within)
 {
 	verdict_is(led_target_within(420, 380), TARGET_NOT_MET,
@@ -298,7 +298,7 @@ LAB_TEST(target_drift)
 		   "target drift: no interval (too few steps) is not judged");
 }
 
-/* hr_pattern's changes of the dimming example, with skipped steps */
+/* abs_pattern's changes of the dimming example, with skipped steps */
 LAB_TEST(match_skipping)
 {
 	int b[128];

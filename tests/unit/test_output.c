@@ -206,8 +206,8 @@ LAB_TEST(targets)
 			      "0.4 <= 1"), 0, "out_target met");
 	tap_eq_int(out_target(o, "p99 within cyclictest's", 900, 250, "us", TARGET_NOT_MET,
 			      "900 > 250"), 0, "out_target not met");
-	tap_eq_int(out_target(o, "hr_pattern interval", NAN, 250, "us", TARGET_NOT_JUDGED,
-			      "no hr_pattern on this kernel"), 0, "out_target not judged, nothing measured");
+	tap_eq_int(out_target(o, "abs_pattern interval", NAN, 250, "us", TARGET_NOT_JUDGED,
+			      "no abs_pattern on this kernel"), 0, "out_target not judged, nothing measured");
 	tap_eq_int(out_target(o, "x", 1, 1, "us", TARGET_MET, ""), -EINVAL,
 		   "out_target without a reason: -EINVAL");
 	j = json_load_file(path, 0, &err);

@@ -68,4 +68,5 @@ probe_pass() {
 	probes_stop
 }
 
+wl_once checks probe_pass
 wl_main guest_env checks measurement probe_pass

@@ -18,13 +18,18 @@
 #include "csv.h"
 #include "ledjitter.h"
 
-static char *dup_field(const struct csv *c, int col)
+static char *dup_text(const struct csv *c, const char *text)
 {
-	char *s = strdup(csv_field(c, col));
+	char *s = strdup(text);
 
 	if (!s)
 		lab_die("out of memory reading %s", c->path);
 	return s;
+}
+
+static char *dup_field(const struct csv *c, int col)
+{
+	return dup_text(c, csv_field(c, col));
 }
 
 /* The columns of cells-LOAD.csv, in the order run writes them */
@@ -34,10 +39,19 @@ static const char *const cell_cols[] = {
 };
 #define NCELL_COLS (sizeof(cell_cols) / sizeof(*cell_cols))
 
+/*
+ * The mode of a cell: the trigger file it ran through. Runs before the file
+ * was renamed abs_pattern (mainline's hr_pattern, 6.10, is another timing)
+ * wrote "hr_pattern" for it, and are read as abs_pattern.
+ */
 static void cell_from_row(const struct csv *c, const int *col, struct cell *x)
 {
 	x->cell = dup_field(c, col[0]);
 	x->mode = dup_field(c, col[1]);
+	if (!strcmp(x->mode, "hr_pattern")) {
+		free(x->mode);
+		x->mode = dup_text(c, mode_names[1]);
+	}
 	x->step_ms = (unsigned int)strtoul(csv_field(c, col[2]), NULL, 10);
 	x->load = dup_field(c, col[3]);
 	x->steps = strtol(csv_field(c, col[4]), NULL, 10);

@@ -40,7 +40,7 @@ struct run_opts {
 	int repeat;
 	long steps;		/* 0: the profile's */
 	int prio;
-	bool modes[2];		/* pattern, hr_pattern */
+	bool modes[2];		/* pattern, abs_pattern */
 	struct profile_cell cells[MAX_STEP_LIST];
 	size_t ncells;
 };
@@ -175,7 +175,7 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 
 	/*
 	 * The timeline starts at the write(2): the kernel takes its start
-	 * (hr_pattern's hr_start) inside it. Opening the attribute first keeps
+	 * (abs_pattern's hr_start) inside it. Opening the attribute first keeps
 	 * the path walk and open out of every step's error.
 	 */
 	c->t_open = mono_ns();
@@ -215,7 +215,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts (quick)",
 			    false),
-		LAB_OPT_STR("mode", &mode, "pattern|hr_pattern|both", "the trigger files (both)", false),
+		LAB_OPT_STR("mode", &mode, "pattern|abs_pattern|both", "the trigger files (both)", false),
 		LAB_OPT_STR("step-ms", &steps_list, "LIST", "step durations, 1..60000 ms", false),
 		{ .name = "steps", .type = LAB_OPT_UINT, .value = &steps, .arg = "N",
 		  .help = "steps per cell, even (the profile's)", .min = 2, .max = 1000000,
@@ -317,7 +317,7 @@ int cmd_run(int argc, char **argv)
 	struct cell_result *cells;
 	size_t i, per_mode, ncells = 0;
 	unsigned int hz;
-	bool has_hr;
+	bool has_abs;
 	int m;
 
 	parse_run(argc, argv, &o);
@@ -325,21 +325,21 @@ int cmd_run(int argc, char **argv)
 		lab_die("cannot create %s: %s", o.out, strerror(errno));
 
 	hz = kernel_hz();
-	has_hr = kernel_has_hr_pattern();
-	if (o.modes[1] && !has_hr)
-		fprintf(stderr, "%s: hr_pattern is not offered by this kernel (it is the lab's patch; "
-			"the stock 6.1 has none): the hr_pattern cells are skipped\n", lab_prog);
+	has_abs = kernel_has_abs_pattern();
+	if (o.modes[1] && !has_abs)
+		fprintf(stderr, "%s: abs_pattern is not offered by this kernel (it is the lab's patch; "
+			"the stock 6.1 has none): the abs_pattern cells are skipped\n", lab_prog);
 	go_realtime(o.prio);
 
 	/*
-	 * pattern, hr_pattern, pattern, ...: the modes alternate within each
+	 * pattern, abs_pattern, pattern, ...: the modes alternate within each
 	 * step duration and the step durations follow each other, so that a
 	 * change in the host's load falls on both modes alike
 	 */
 	per_mode = o.pattern ? 1 : o.ncells;
 	cells = lab_calloc(2 * per_mode, sizeof(*cells), "cells");
 	progress_start(1);
-	progress_part(per_mode * (uint64_t)(o.modes[0] + (o.modes[1] && has_hr)), "cells",
+	progress_part(per_mode * (uint64_t)(o.modes[0] + (o.modes[1] && has_abs)), "cells",
 		      "the cells, %s guest", o.load);
 	for (i = 0; i < per_mode; i++) {
 		for (m = 0; m < 2; m++) {
@@ -350,7 +350,7 @@ int cmd_run(int argc, char **argv)
 			c = &cells[ncells++];
 
 			setup_cell(&o, c, m, i);
-			if (m == 1 && !has_hr) {
+			if (m == 1 && !has_abs) {
 				snprintf(c->status, sizeof(c->status), "skipped");
 			} else {
 				progress_what("cell %s", c->cell);

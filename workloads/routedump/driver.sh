@@ -95,4 +95,5 @@ probe_pass() {
 	ns_gone "$ns-probe"
 }
 
+wl_once checks probe_pass
 wl_main checks measurement probe_pass

@@ -264,4 +264,5 @@ notes() {
 	} >"$STAGE/notes.md"
 }
 
+wl_once checks
 wl_main counts checks clock_sync sweep measurement isochron_rounds ptp4l_pass
