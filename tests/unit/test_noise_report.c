@@ -122,7 +122,7 @@ static int make_run(const struct fx *f, char *d, size_t len)
 
 static json_t *load_json(const char *d, const char *file)
 {
-	char path[512];
+	char path[1024];
 	json_t *j;
 
 	snprintf(path, sizeof(path), "%s/%s", d, file);
@@ -231,7 +231,7 @@ LAB_TEST(latency_quantiles)
 static bool line_of(const char *d, const char *file, const char *prefix, char *buf, size_t len,
 		    bool last)
 {
-	char path[512], line[512];
+	char path[1024], line[512];
 	bool found = false;
 	FILE *in;
 
@@ -368,7 +368,7 @@ LAB_TEST(targets)
 
 LAB_TEST(pure_function)
 {
-	char d[512], path[600], again[600];
+	char d[512], path[1300], again[600];
 	char *argv[] = { (char *)bin, "report", "--out", d, NULL };
 	int rc;
 
