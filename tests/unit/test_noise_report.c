@@ -259,17 +259,28 @@ LAB_TEST(figures_csv)
 	quiet_run(d, sizeof(d));
 	sum = load_json(d, "summary.json");
 	m = metric(sum, "timerlat_latency_p99_us", "all", "idle", "context", "irq");
-	snprintf(want, sizeof(want), "idle,irq,0.99,%.3f,", num(m, "median"));
+	snprintf(want, sizeof(want), "idle,irq,all,0.99,%.3f,", num(m, "median"));
 	tap_ok(line_of(d, "platform-latency.csv", want, line, sizeof(line), false),
 	       "platform-latency.csv: the idle IRQ p99 over all CPUs, as in summary.json (%s)", want);
-	tap_ok(line_of(d, "platform-latency.csv", "idle,irq,1,109.000,,,2000,20,", line,
+	tap_ok(line_of(d, "platform-latency.csv", "idle,irq,all,1,109.000,,,2000,20,", line,
 		       sizeof(line), false), "platform-latency.csv: quantile 1 is the max, n 2000 in 20 "
 	       "half-second blocks");
+	m = metric(sum, "timerlat_latency_p99_us", "1", "busy", "context", "thread");
+	snprintf(want, sizeof(want), "busy,thread,1,0.99,%.3f,%.3f,%.3f,1000,20,cluster bootstrap",
+		 num(m, "median"), num(json_object_get(m, "ci95"), "lo"),
+		 num(json_object_get(m, "ci95"), "hi"));
+	tap_ok(line_of(d, "platform-latency.csv", want, line, sizeof(line), false),
+	       "platform-latency.csv: CPU 1's busy thread p99 with its interval, as in summary.json "
+	       "(%s)", want);
 	tap_ok(line_of(d, "latency-cdf.csv", "idle,thread,", line, sizeof(line), true) &&
 	       strstr(line, ",0.0005,129.000"), "latency-cdf.csv: the CCDF ends at the max, exceeded "
 	       "by 1 in 2000 (%s)", line);
-	tap_ok(line_of(d, "causes.csv", "idle,all,total,100.000,100.000,100.000,9", line,
-		       sizeof(line), false), "causes.csv: all CPUs' total noise, 9 whole periods");
+	tap_ok(line_of(d, "causes.csv", "idle,all,total,0,100.000,100.000,100.000,100.000,100.000,9",
+		       line, sizeof(line), false),
+	       "causes.csv: all CPUs' total noise, its interval, 9 whole periods (%s)", line);
+	tap_ok(line_of(d, "causes.csv", "idle,0,host-tcg,5,30.000,30.000,30.000,30.000,30.000,10",
+		       line, sizeof(line), false),
+	       "causes.csv: CPU 0's noise no interference explains, named for TCG, last (%s)", line);
 	json_decref(sum);
 }
 

@@ -8,8 +8,9 @@
  * (ci_quantile_clusters) over time blocks of BLOCK_NS: a block of one CPU's
  * samples for a CPU's figure, a block of every CPU's samples for the
  * all-CPU one. Writes the CCDF of every context over all CPUs
- * (latency-cdf.csv) and the platform's quantiles (platform-latency.csv), the
- * figures the timing workloads compare their lateness with.
+ * (latency-cdf.csv) and the quantiles of every CPU and of all of them
+ * (platform-latency.csv, cpu "all"), the figures the timing workloads
+ * compare their lateness with.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -115,40 +116,42 @@ static void write_cdf(struct report *r, const char *load, const char *ctx, const
 	free(sorted);
 }
 
-/* The platform's quantiles over all CPUs, for the timing workloads */
-static void write_platform(struct report *r, const char *load, const char *ctx,
-			   const struct sel *s)
+/* The largest sample of @s */
+static double largest(const struct sel *s)
 {
-	static const double ps[] = { 0.5, 0.9, 0.99, 0.999 };
-	double q, mx = s->x[0];
-	struct ci ci;
+	double mx = s->x[0];
 	size_t i;
 
-	for (i = 0; i < sizeof(ps) / sizeof(*ps); i++) {
-		if (s->n < ci_quantile_min_n(ps[i]))
-			continue;
-		q = quantile(r, s, ps[i], seed_of(load, ctx, -1, ps[i]), &ci);
-		fprintf(r->platform.f, "%s,%s,%g,%.3f,", load, ctx, ps[i], q);
-		if (isnan(ci.lo))
-			fprintf(r->platform.f, ",,");
-		else
-			fprintf(r->platform.f, "%.3f,%.3f,", ci.lo, ci.hi);
-		fprintf(r->platform.f, "%zu,%zu,%s\n", s->n, s->ncl, ci.method);
-	}
 	for (i = 1; i < s->n; i++)
 		if (s->x[i] > mx)
 			mx = s->x[i];
-	fprintf(r->platform.f, "%s,%s,1,%.3f,,,%zu,%zu,the largest sample\n", load, ctx, mx, s->n,
-		s->ncl);
+	return mx;
 }
 
-/* The p50, p99 and max of one selection, as metrics; its p99 into @pp */
+/* A row of platform-latency.csv */
+static void platform_row(struct report *r, const char *load, const char *ctx, const char *cpu,
+			 double p, double q, const struct ci *ci, const struct sel *s)
+{
+	fprintf(r->platform.f, "%s,%s,%s,%g,%.3f,", load, ctx, cpu, p, q);
+	if (!ci || isnan(ci->lo))
+		fprintf(r->platform.f, ",,");
+	else
+		fprintf(r->platform.f, "%.3f,%.3f,", ci->lo, ci->hi);
+	fprintf(r->platform.f, "%zu,%zu,%s\n", s->n, s->ncl, ci ? ci->method : "the largest sample");
+}
+
+/*
+ * The quantiles of one selection (p50, p90, p99, p99.9 where n allows, and
+ * the max) into platform-latency.csv; the p50, p99 and max as metrics; the
+ * p99 into @pp unless NULL
+ */
 static void figures(struct report *r, const char *load, const char *ctx, int cpu,
 		    const struct sel *s, struct platform_p99 *pp)
 {
+	static const double ps[] = { 0.5, 0.9, 0.99, 0.999 };
 	char cpus[16];
 	const char *params[] = { "cpu", cpus, "load", load, "context", ctx, NULL };
-	double q, mx = s->x[0];
+	double q, mx = largest(s);
 	struct ci ci;
 	size_t i;
 
@@ -156,18 +159,23 @@ static void figures(struct report *r, const char *load, const char *ctx, int cpu
 		snprintf(cpus, sizeof(cpus), "all");
 	else
 		snprintf(cpus, sizeof(cpus), "%d", cpu);
-	q = quantile(r, s, 0.5, seed_of(load, ctx, cpu, 0.5), &ci);
-	report_estimate(r, "timerlat_latency_p50_us", params, "us", q, s->n, &ci);
-	if (s->n >= STATS_P99_MIN_N) {
-		q = quantile(r, s, 0.99, seed_of(load, ctx, cpu, 0.99), &ci);
-		report_estimate(r, "timerlat_latency_p99_us", params, "us", q, s->n, &ci);
-		if (pp) {
-			*pp = (struct platform_p99){ q, ci.lo, ci.hi, s->n, s->ncl, true };
+	for (i = 0; i < sizeof(ps) / sizeof(*ps); i++) {
+		/* a tail quantile wants a sample beyond it at least */
+		if (ps[i] != 0.5 && (s->n < STATS_P99_MIN_N || s->n * (1 - ps[i]) < 1))
+			continue;
+		q = quantile(r, s, ps[i], seed_of(load, ctx, cpu, ps[i]), &ci);
+		if (isnan(q))
+			continue;
+		platform_row(r, load, ctx, cpus, ps[i], q, &ci, s);
+		if (ps[i] == 0.5)
+			report_estimate(r, "timerlat_latency_p50_us", params, "us", q, s->n, &ci);
+		if (ps[i] == 0.99) {
+			report_estimate(r, "timerlat_latency_p99_us", params, "us", q, s->n, &ci);
+			if (pp)
+				*pp = (struct platform_p99){ q, ci.lo, ci.hi, s->n, s->ncl, true };
 		}
 	}
-	for (i = 1; i < s->n; i++)
-		if (s->x[i] > mx)
-			mx = s->x[i];
+	platform_row(r, load, ctx, cpus, 1, mx, NULL, s);
 	report_estimate(r, "timerlat_latency_max_us", params, "us", mx, s->n, NULL);
 }
 
@@ -191,10 +199,8 @@ void latency_figures(struct report *r, const struct tl_set *t, struct platform_p
 			if (!s.n)
 				continue;
 			figures(r, t->load, name, cpu, &s, cpu < 0 ? pp : NULL);
-			if (cpu >= 0)
-				continue;
-			write_cdf(r, t->load, name, &s);
-			write_platform(r, t->load, name, &s);
+			if (cpu < 0)
+				write_cdf(r, t->load, name, &s);
 		}
 	}
 	free(s.x);

@@ -57,15 +57,21 @@ static void cpu_figures(struct report *r, const char *load, const char *cpu, dou
 {
 	const char *params[] = { "cpu", cpu, "load", load, "cause", NULL, NULL };
 	struct stats st;
+	struct ci ci;
 	int i, k;
 
 	for (i = 0; i < NFIG; i++) {	/* the total first, then the causes */
 		k = i ? i - 1 : NCAUSES;
 		params[5] = fig_name(r, k);
 		report_metric(r, "noise_us_per_s", params, "us/s", v[k], n);
-		if (n && !stats_compute(v[k], n, &st))
-			fprintf(r->causes.f, "%s,%s,%s,%.3f,%.3f,%.3f,%zu\n", load, cpu, params[5],
-				st.mean, st.median, st.max, n);
+		if (!n || stats_compute(v[k], n, &st) || ci_quantile(v[k], n, 0.5, &ci))
+			continue;
+		fprintf(r->causes.f, "%s,%s,%s,%d,%.3f,", load, cpu, params[5], i, st.median);
+		if (isnan(ci.lo))
+			fprintf(r->causes.f, ",,");
+		else
+			fprintf(r->causes.f, "%.3f,%.3f,", ci.lo, ci.hi);
+		fprintf(r->causes.f, "%.3f,%.3f,%zu\n", st.mean, st.max, n);
 	}
 	params[4] = NULL;
 	report_metric(r, "noise_max_single_us", params, "us", max_single, n);

@@ -13,12 +13,16 @@
  *                        lateness bound (TARGET_US)
  *   latency-cdf.csv      load,context,fraction_below,exceed,latency_us: the
  *                        CCDF over all CPUs (the figure noise/latency)
- *   platform-latency.csv load,context,quantile,latency_us,lo_us,hi_us,n,
- *                        clusters,method: the platform's quantiles over all
- *                        CPUs with their intervals (quantile 1: the max),
- *                        which the timing workloads of the same boot read
- *   causes.csv           load,cpu,cause,mean_us_per_s,median_us_per_s,
- *                        max_us_per_s,n (the figure noise/causes)
+ *   platform-latency.csv load,context,cpu,quantile,latency_us,lo_us,hi_us,
+ *                        n,clusters,method: the quantiles of each CPU and
+ *                        of all (cpu "all") with their intervals (quantile
+ *                        1: the max; the figure noise/percpu), which the
+ *                        timing workloads of the same boot read
+ *   causes.csv           load,cpu,cause,cause_index,median_us_per_s,
+ *                        lo_us_per_s,hi_us_per_s,mean_us_per_s,max_us_per_s,
+ *                        n: noise per second of each cause, the median of
+ *                        the periods with its interval (cause_index: the
+ *                        cause's place on the figure noise/causes)
  *
  * The status is "failed" with the driver's reasons (--failed) and the
  * report's own; exit 1 then, and when a file cannot be written.
@@ -86,9 +90,10 @@ static int open_outputs(struct report *r)
 		{ offsetof(struct report, cdf), "latency-cdf.csv",
 		  "load,context,fraction_below,exceed,latency_us" },
 		{ offsetof(struct report, platform), "platform-latency.csv",
-		  "load,context,quantile,latency_us,lo_us,hi_us,n,clusters,method" },
+		  "load,context,cpu,quantile,latency_us,lo_us,hi_us,n,clusters,method" },
 		{ offsetof(struct report, causes), "causes.csv",
-		  "load,cpu,cause,mean_us_per_s,median_us_per_s,max_us_per_s,n" },
+		  "load,cpu,cause,cause_index,median_us_per_s,lo_us_per_s,hi_us_per_s,"
+		  "mean_us_per_s,max_us_per_s,n" },
 	};
 	size_t i;
 
