@@ -30,7 +30,6 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,19 +48,10 @@
 void report_fail(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = vasprintf(&msg, fmt, ap);
+	out_vfail(&r->failed, fmt, ap);
 	va_end(ap);
-	if (rc < 0)
-		lab_die("out of memory");
-	fprintf(stderr, "%s: report: %s\n", lab_prog, msg);
-	if (r->failed)
-		free(msg);
-	else
-		r->failed = msg;
 }
 
 void report_metric(struct report *r, const char *name, const char *const *params,
@@ -83,45 +73,20 @@ void report_estimate(struct report *r, const char *name, const char *const *para
 /* The figures' CSV files; -1 (recorded) when one cannot be made */
 static int open_outputs(struct report *r)
 {
-	static const struct {
-		size_t off;
-		const char *name, *header;
-	} files[] = {
-		{ offsetof(struct report, cdf), "latency-cdf.csv",
-		  "load,context,fraction_below,exceed,latency_us" },
-		{ offsetof(struct report, platform), "platform-latency.csv",
-		  "load,context,cpu,quantile,latency_us,lo_us,hi_us,n,clusters,method" },
-		{ offsetof(struct report, causes), "causes.csv",
-		  "load,cpu,cause,cause_index,median_us_per_s,lo_us_per_s,hi_us_per_s,"
-		  "mean_us_per_s,max_us_per_s,n" },
+	static const char *const names[] = { "latency-cdf.csv", "platform-latency.csv", "causes.csv" };
+	static const char *const headers[] = {
+		"load,context,fraction_below,exceed,latency_us",
+		"load,context,cpu,quantile,latency_us,lo_us,hi_us,n,clusters,method",
+		"load,cpu,cause,cause_index,median_us_per_s,lo_us_per_s,hi_us_per_s,mean_us_per_s,"
+		"max_us_per_s,n",
 	};
-	size_t i;
+	struct atomic_file *const af[] = { &r->cdf, &r->platform, &r->causes };
+	size_t bad;
 
-	for (i = 0; i < sizeof(files) / sizeof(*files); i++) {
-		struct atomic_file *af = (struct atomic_file *)((char *)r + files[i].off);
-
-		if (csv_open(af, r->dir, files[i].name, files[i].header)) {
-			report_fail(r, "cannot write %s/%s", r->dir, files[i].name);
-			while (i-- > 0)
-				atomic_abort((struct atomic_file *)((char *)r + files[i].off));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void commit_outputs(struct report *r)
-{
-	struct atomic_file *af[] = { &r->cdf, &r->platform, &r->causes };
-	size_t i;
-
-	for (i = 0; i < sizeof(af) / sizeof(*af); i++) {
-		char *path = strdup(af[i]->path);
-
-		if (atomic_commit(af[i]))
-			report_fail(r, "cannot write %s", path ? path : "a CSV file");
-		free(path);
-	}
+	if (!csv_open_all(af, r->dir, names, headers, 3, &bad))
+		return 0;
+	report_fail(r, "cannot write %s/%s", r->dir, names[bad]);
+	return -1;
 }
 
 /*
@@ -199,24 +164,10 @@ static void report(struct report *r)
 			osnoise_figures(r, &o);
 		free(o.r);
 	}
-	commit_outputs(r);
+	csv_commit_all((struct atomic_file *const[]){ &r->cdf, &r->platform, &r->causes }, 3,
+		       &r->failed);
 	target(r, "platform_irq_latency_p99", "IRQ", &irq);
 	target(r, "platform_thread_latency_p99", "thread", &thread);
-}
-
-/* The summary's status: the driver's failures, then the report's own */
-static char *status_reason(const struct lab_list *failed, const char *own)
-{
-	char *driver = lab_list_join(failed, "; "), *s;
-
-	if (!own)
-		return driver;
-	if (!driver)
-		return strdup(own);
-	if (asprintf(&s, "%s; %s", driver, own) < 0)
-		s = NULL;
-	free(driver);
-	return s;
 }
 
 int cmd_report(int argc, char **argv)
@@ -231,7 +182,7 @@ int cmd_report(int argc, char **argv)
 		LAB_OPT_END
 	};
 	struct report r = { 0 };
-	char *reason;
+	char *driver, *reason;
 	int rc;
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "nothing");
@@ -240,7 +191,9 @@ int cmd_report(int argc, char **argv)
 	if (!r.sum)
 		lab_die("cannot write %s/summary.json", dir);
 	report(&r);
-	reason = status_reason(&failed, r.failed);
+	driver = lab_list_join(&failed, "; ");
+	reason = out_reason(driver, r.failed);
+	free(driver);
 	rc = out_close(r.sum, reason);
 	if (rc)
 		fprintf(stderr, "%s: cannot write %s/summary.json\n", lab_prog, dir);
