@@ -21,7 +21,6 @@
  * The load is a label: the driver starts and stops the load around it.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -85,16 +84,6 @@ static void osnoise_row(void *arg, int cpu, int64_t t_ns, const struct osn_perio
 	s->seen[cpu]++;
 }
 
-static bool valid_label(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return i > 0 && i <= 16;
-}
-
 static void parse_run(int argc, char **argv, struct run_opts *o)
 {
 	const struct lab_opt opts[] = {
@@ -116,8 +105,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 	};
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
-	if (!valid_label(o->load))
-		lab_usage_error("--load '%s' is not a label (1 to 16 of a-z, 0-9, _)", o->load);
+	lab_check_label("--load", o->load);
 	if (strcmp(o->tracers, "timerlat") && strcmp(o->tracers, "osnoise") &&
 	    strcmp(o->tracers, "both"))
 		lab_usage_error("--tracer '%s' is not a tracer (expected timerlat, osnoise or both)",
