@@ -163,14 +163,20 @@ load_start() {
 
 # load_stop: stop what load_start started
 load_stop() {
+	kill_wait "${LOAD_PIDS[@]}"
+	LOAD_PIDS=()
+}
+
+# kill_wait PID...: SIGTERM to each background process of the driver, then
+# wait for each (one gone already is no error)
+kill_wait() {
 	local p
-	for p in "${LOAD_PIDS[@]}"; do
+	for p; do
 		kill "$p" 2>/dev/null || true
 	done
-	for p in "${LOAD_PIDS[@]}"; do
+	for p; do
 		wait "$p" 2>/dev/null || true
 	done
-	LOAD_PIDS=()
 }
 
 # --- The lifecycle (wl_main) ---------------------------------------------------
