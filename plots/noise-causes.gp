@@ -3,9 +3,10 @@
 # vCPU's period averaged; a period whose events the ring buffer lost is left
 # out) with its 95 % interval (order statistics of the periods). "total" is
 # osnoise's own sum of gaps of 5 µs or more; IRQ, softirq, thread and NMI
-# are the net durations of those interferences; the last cause is the gaps
-# no interference explains, named by the accelerator (under TCG: the host
-# not running the vCPU's thread). A median of 0 is drawn at the bottom line.
+# are the net durations of those interferences; the last cause is the part
+# of the gaps no interference explains, named by the accelerator (under
+# TCG: the vCPU not running guest code, the host or QEMU busy elsewhere).
+# A median of 0 is drawn at the bottom line.
 # caption: under TCG the host's share (the last cause) is the noise no guest setting removes; under load the thread share is the hogs taking the CPU from osnoise
 # input: noise/causes.csv
 load 'plots/common.gp'

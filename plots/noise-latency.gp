@@ -17,7 +17,7 @@ set ylabel 'fraction of activations later (log scale)'
 set logscale xy
 set format x '%g'
 set format y '%g'
-set key top right
+set key bottom left
 plot data using (sel('idle', 'irq') ? column("latency_us") : NaN):"exceed" with steps ls 1 title 'idle guest: timer IRQ', \
      data using (sel('idle', 'thread') ? column("latency_us") : NaN):"exceed" with steps ls 3 title 'idle guest: thread wake-up', \
      data using (sel('busy', 'irq') ? column("latency_us") : NaN):"exceed" with steps ls 2 title 'under the lab load: timer IRQ', \

@@ -14,7 +14,7 @@ set xlabel 'vCPU'
 set ylabel 'p99 latency [µs] (log scale; 95 % interval)'
 set logscale y
 set format y '%g'
-set xtics 1
+set xtics 0, 1
 set offsets 0.5, 0.5, 0, 0
 set key top left
 plot data using (sel('idle', 'irq') ? column("cpu") - 0.15 : NaN):"latency_us":"lo_us":"hi_us" with yerrorbars ls 1 title 'idle guest: timer IRQ', \

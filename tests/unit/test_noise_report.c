@@ -81,7 +81,7 @@ static void osnoise(const char *d, const char *load)
 	snprintf(name, sizeof(name), "osnoise-%s.csv", load);
 	out = tap_fixture(d, name, "cpu,chunk,period,t_ns,runtime_us,noise_us,max_single_us,"
 			  "hw_count,nmi_count,irq_count,softirq_count,thread_count,irq_ns,"
-			  "softirq_ns,thread_ns,nmi_ns,hw_ns,samples,sample_ns,lost");
+			  "softirq_ns,thread_ns,nmi_ns,unexplained_ns,samples,sample_ns,lost");
 	for (p = 0; p < 10; p++)
 		for (cpu = 0; cpu < NCPU; cpu++)
 			fprintf(out, "%d,0,%d,%lld,1000000,100,%d,3,0,250,5,2,50000,5000,10000,0,"
@@ -300,7 +300,7 @@ LAB_TEST(noise_by_cause)
 		   1e-9, "CPU 0: softirq noise 5 us/s");
 	m = metric(sum, "noise_us_per_s", "0", "idle", "cause", "host-tcg");
 	tap_eq_dbl(num(m, "median"), 30, 1e-9,
-		   "CPU 0: the gaps with no interference, under TCG named host-tcg: 30 us/s");
+		   "CPU 0: the noise no interference explains, under TCG named host-tcg: 30 us/s");
 	tap_eq_dbl(num(metric(sum, "noise_us_per_s", "1", "idle", "cause", "total"), "n"), 9, 0,
 		   "CPU 1: the period that lost events is left out (9 of 10)");
 	tap_eq_dbl(num(metric(sum, "noise_us_per_s", "all", "idle", "cause", "thread"), "n"), 9, 0,
@@ -332,7 +332,7 @@ LAB_TEST(accelerators)
 		make_run(&f, d, sizeof(d));
 		sum = load_json(d, "summary.json");
 		tap_ok(metric(sum, "noise_us_per_s", "0", "idle", "cause", names[i].cause) != NULL,
-		       "accel %s: the gaps with no interference are named %s", names[i].accel,
+		       "accel %s: the noise no interference explains is named %s", names[i].accel,
 		       names[i].cause);
 		json_decref(sum);
 	}

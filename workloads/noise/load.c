@@ -129,7 +129,7 @@ int load_osnoise(const char *dir, const char *load, struct osn_set *o)
 	static const char *const names[] = {
 		"cpu", "chunk", "period", "t_ns", "runtime_us", "noise_us", "max_single_us",
 		"hw_count", "nmi_count", "irq_count", "softirq_count", "thread_count", "irq_ns",
-		"softirq_ns", "thread_ns", "nmi_ns", "hw_ns", "samples", "sample_ns", "lost"
+		"softirq_ns", "thread_ns", "nmi_ns", "unexplained_ns", "samples", "sample_ns", "lost"
 	};
 	char path[PATH_MAX];
 	int col[20], k;

@@ -43,7 +43,11 @@
 #define MAX_CPUS	256
 #define CHUNK_S		10	/* seconds of tracing between two reads of the buffer */
 
-/* The causes of osnoise's noise; CAUSE_HW is a gap with no interference seen */
+/*
+ * The causes of osnoise's noise. CAUSE_HW: the time of the gaps no
+ * interference explains (whole gaps with none, the rest of gaps with some);
+ * its event count is osnoise's hardware counter, the gaps with none.
+ */
 enum cause { CAUSE_IRQ, CAUSE_SOFTIRQ, CAUSE_THREAD, CAUSE_NMI, CAUSE_HW, NCAUSES };
 extern const char *const cause_names[NCAUSES];	/* irq, softirq, thread, nmi, hw */
 
@@ -55,13 +59,18 @@ struct osn_summary {
 	unsigned long hw, nmi, irq, softirq, thread;	/* interference counters */
 };
 
+#define OSN_PENDING 16	/* interferences kept until the gap they fell in is traced */
+
 /* A period with the events of its CPU since the period before, summed */
 struct osn_period {
 	struct osn_summary s;
-	unsigned long long cause_ns[NCAUSES];	/* CAUSE_HW: gaps with 0 interferences */
+	unsigned long long cause_ns[NCAUSES];	/* CAUSE_HW: see enum cause */
 	unsigned long events[NCAUSES];
 	unsigned long samples;			/* sample_threshold events: every gap */
 	unsigned long long sample_ns;
+	/* the interferences since the last gap: start (the tracer's clock), net ns */
+	unsigned long long pend_start[OSN_PENDING], pend_ns[OSN_PENDING];
+	unsigned int npend;
 };
 
 /* "#SEQ context irq|thread timer_latency N ns": 0, or -1 for other text */
@@ -70,11 +79,12 @@ int parse_timerlat(const char *text, unsigned long *seq, char *ctx, size_t len,
 /* osnoise's summary "RUNTIME NOISE PCT MAX HW NMI IRQ SIRQ THREAD": 0 or -1 */
 int parse_osnoise_summary(const char *text, struct osn_summary *s);
 /*
- * An osnoise event: its cause and duration, and for sample_threshold
- * (*@cause NCAUSES) its interference count. 0, or -1 for other text.
+ * An osnoise event: its cause, start (ns of the tracer's clock) and
+ * duration, and for sample_threshold (*@cause NCAUSES) its interference
+ * count. 0, or -1 for other text.
  */
-int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long *dur_ns,
-			long *interference);
+int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long *start_ns,
+			unsigned long long *dur_ns, long *interference);
 
 /* What trace_read hands on, line by line, in the trace's order */
 struct trace_sink {

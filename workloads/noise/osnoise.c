@@ -9,10 +9,11 @@
  * about the same second) with the mean over the CPUs, kept only when every
  * CPU has it. The causes: "total" is osnoise's own sum of gaps; irq,
  * softirq, thread and nmi are the net durations of the interference events
- * (an interference shorter than the 5 us threshold counts there, not in the
- * total); the gaps with no interference at all are named for what they are
- * under the accelerator of the run (hw_cause_name). A period of a chunk in
- * which the ring buffer lost events of its CPU is left out, and counted.
+ * (an interference in a gap shorter than the 5 us threshold counts there,
+ * not in the total); the part of the gaps that no interference explains
+ * (whole gaps with none, the rest of gaps with some) is named for what it
+ * is under the accelerator of the run (hw_cause_name). A period of a chunk
+ * in which the ring buffer lost events of its CPU is left out, and counted.
  */
 #define _GNU_SOURCE
 #include <math.h>

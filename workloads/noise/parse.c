@@ -12,7 +12,10 @@
  * available (%), the longest gap (us), then the interference counters HW,
  * NMI, IRQ, SIRQ, THREAD. The events are net durations of each
  * interference, and sample_threshold is every gap of the period, with the
- * interferences counted in it: a gap with none is "hardware" noise.
+ * interferences counted in it: a gap with none is "hardware" noise. The
+ * events of the interferences come before the gap they fell in, each with
+ * its start: the part of a gap they do not cover is noise no interference
+ * explains (in a VM: the vCPU not running guest code).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,8 +53,8 @@ int parse_osnoise_summary(const char *text, struct osn_summary *s)
 	return 0;
 }
 
-int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long *dur_ns,
-			long *interference)
+int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long *start_ns,
+			unsigned long long *dur_ns, long *interference)
 {
 	static const struct {
 		const char *name;
@@ -64,7 +67,7 @@ int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long 
 		{ "sample_threshold: ", NCAUSES },
 	};
 	const char *d, *i;
-	char *end;
+	char *end, sec[16];
 	size_t k;
 
 	for (k = 0; k < sizeof(events) / sizeof(*events); k++)
@@ -77,6 +80,13 @@ int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long 
 		;
 	if (!d)
 		return -1;
+	/* " start SEC.NSEC" right before it */
+	for (i = d; i > text && strncmp(i, "start ", 6); i--)
+		;
+	if (strncmp(i, "start ", 6) || sscanf(i + 6, "%llu.%9s", start_ns, sec) != 2 ||
+	    strlen(sec) != 9)
+		return -1;
+	*start_ns = *start_ns * 1000000000ULL + strtoull(sec, NULL, 10);
 	*dur_ns = strtoull(d + 10, &end, 10);
 	if (end == d + 10 || strncmp(end, " ns", 3))
 		return -1;
@@ -93,12 +103,42 @@ int parse_osnoise_event(const char *text, enum cause *cause, unsigned long long 
 	return 0;
 }
 
+/* An interference of @p, kept for the gap it falls in (the oldest dropped when full) */
+static void pend_add(struct osn_period *p, unsigned long long start, unsigned long long ns)
+{
+	if (p->npend == OSN_PENDING) {
+		memmove(p->pend_start, p->pend_start + 1, (OSN_PENDING - 1) * sizeof(*p->pend_start));
+		memmove(p->pend_ns, p->pend_ns + 1, (OSN_PENDING - 1) * sizeof(*p->pend_ns));
+		p->npend--;
+	}
+	p->pend_start[p->npend] = start;
+	p->pend_ns[p->npend++] = ns;
+}
+
+/*
+ * The gap [@start, @start + @dur] of @p: the part of it that the
+ * interferences which started inside it do not explain (the ones before it
+ * fell in gaps below the threshold); the kept ones are dropped
+ */
+static unsigned long long gap_unexplained(struct osn_period *p, unsigned long long start,
+					  unsigned long long dur)
+{
+	unsigned long long in = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->npend; i++)
+		if (p->pend_start[i] >= start && p->pend_start[i] <= start + dur)
+			in += p->pend_ns[i];
+	p->npend = 0;
+	return dur > in ? dur - in : 0;
+}
+
 /* One osnoise line of @cpu: an event added to its period, or the period's end */
 static void osnoise_line(const struct trace_sink *sink, struct osn_period *cur, bool *open,
 			 const struct trace_line *tl, struct trace_counts *c)
 {
 	struct osn_period *p = &cur[tl->cpu];
-	unsigned long long dur;
+	unsigned long long start, dur;
 	enum cause cause;
 	long interf;
 
@@ -109,7 +149,7 @@ static void osnoise_line(const struct trace_sink *sink, struct osn_period *cur, 
 		open[tl->cpu] = false;
 		return;
 	}
-	if (parse_osnoise_event(tl->text, &cause, &dur, &interf)) {
+	if (parse_osnoise_event(tl->text, &cause, &start, &dur, &interf)) {
 		c->other++;
 		return;
 	}
@@ -117,12 +157,13 @@ static void osnoise_line(const struct trace_sink *sink, struct osn_period *cur, 
 	if (cause == NCAUSES) {
 		p->samples++;
 		p->sample_ns += dur;
-		if (interf)
-			return;
-		cause = CAUSE_HW;
+		p->events[CAUSE_HW] += !interf;
+		p->cause_ns[CAUSE_HW] += gap_unexplained(p, start, dur);
+		return;
 	}
 	p->cause_ns[cause] += dur;
 	p->events[cause]++;
+	pend_add(p, start, dur);
 }
 
 int trace_read(FILE *in, const struct trace_sink *sink, struct trace_counts *c, gzFile raw)

@@ -11,9 +11,10 @@
  *   osnoise-LOAD.csv   every period of every CPU: osnoise's summary (runtime,
  *                      noise, longest gap in us, the interference counters)
  *                      and its events since the CPU's period before, summed
- *                      by cause in ns (hw_ns: the gaps with no interference),
- *                      with the events the ring buffer lost on that CPU in
- *                      that chunk (lost)
+ *                      by cause in ns (unexplained_ns: the part of the gaps
+ *                      no interference that started in them covers), with
+ *                      the events the ring buffer lost on that CPU in that
+ *                      chunk (lost)
  *   osnoise-LOAD.trace.gz  osnoise's text trace as read, every chunk
  *   run-LOAD.json      the record: the tracers' settings, the accelerator,
  *                      every chunk with its lost events
@@ -201,7 +202,7 @@ static void trace_for(const struct run_opts *o, const char *name, int ncpu, json
 	snprintf(file, sizeof(file), "%s-%s.csv", name, o->load);
 	if (csv_open(&s->csv, o->out, file, tl ? "cpu,chunk,seq,context,latency_ns,t_ns" :
 		     "cpu,chunk,period,t_ns,runtime_us,noise_us,max_single_us,hw_count,nmi_count,"
-		     "irq_count,softirq_count,thread_count,irq_ns,softirq_ns,thread_ns,nmi_ns,hw_ns,"
+		     "irq_count,softirq_count,thread_count,irq_ns,softirq_ns,thread_ns,nmi_ns,unexplained_ns,"
 		     "samples,sample_ns,lost"))
 		lab_die("cannot write %s/%s", o->out, file);
 	if (!tl) {
