@@ -293,14 +293,30 @@ static int instances_left(void)
 	return n;
 }
 
+/* The osnoise/ knobs the workload sets, as one string for a before/after check */
+static void knobs_text(char *buf, size_t len)
+{
+	static const char *const names[] = { "timerlat_period_us", "period_us", "runtime_us" };
+	char path[64], v[32];
+	size_t i, at = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(*names) && at < len; i++) {
+		snprintf(path, sizeof(path), "osnoise/%s", names[i]);
+		if (tracefs_read(path, v, sizeof(v)))
+			snprintf(v, sizeof(v), "?");
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %s", i ? ", " : "", names[i], v);
+	}
+}
+
 int cmd_conform(int argc, char **argv)
 {
 	const struct lab_opt opts[] = { LAB_OPT_END };
-	char before[32] = "", after[32] = "";
+	char before[160] = "", after[160] = "";
 	int ncpu = online_cpus();
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
-	tracefs_read("osnoise/timerlat_period_us", before, sizeof(before));
+	knobs_text(before, sizeof(before));
 	knobs_save();
 	tap_ok(!knobs_set(1000, 1000000, 1000000),
 	       "osnoise/ takes timerlat_period_us 1000, period_us and runtime_us 1000000");
@@ -308,8 +324,8 @@ int cmd_conform(int argc, char **argv)
 	conform_osnoise(ncpu);
 	conform_bad_input(ncpu);
 	knobs_restore();
-	tracefs_read("osnoise/timerlat_period_us", after, sizeof(after));
-	tap_eq_str(after, before, "osnoise/timerlat_period_us is back to what it was");
+	knobs_text(after, sizeof(after));
+	tap_eq_str(after, before, "osnoise/ is back to what it was");
 	tap_eq_int(instances_left(), 0, "no trace instance lab-noise-* is left");
 	return tap_finish();
 }
