@@ -138,6 +138,47 @@ probe_stop() {
 	"$LAB_SRC/bench/probe2csv.sh" "$LAB_WL_OUT/probe-$name.json" "$LAB_WL_OUT/probe-$name"
 }
 
+# --- The lab's load ------------------------------------------------------------
+
+# load_start: the lab's busy guest, the same for every workload that measures
+# under load: a busy loop per vCPU and an iperf3 stream over the lab wire,
+# eth0 to the namespace rx (198.18.0.2); iperf3's messages in the stage
+# (iperf3-server.log, iperf3-client.log). load_stop ends it; a driver that
+# starts it calls load_stop in its wl_cleanup too.
+LOAD_PIDS=()
+load_start() {
+	local i
+	for ((i = 0; i < $(nproc); i++)); do
+		sh -c 'while :; do :; done' &
+		LOAD_PIDS+=("$!")
+	done
+	ip netns exec rx iperf3 -s >"$STAGE/iperf3-server.log" 2>&1 &
+	LOAD_PIDS+=("$!")
+	sleep 1
+	iperf3 -c 198.18.0.2 -t 3600 -i 10 >"$STAGE/iperf3-client.log" 2>&1 &
+	LOAD_PIDS+=("$!")
+	sleep 2
+	echo "load: $(nproc) CPU hogs, iperf3 to 198.18.0.2 ($(grep -c 'bits/sec' "$STAGE/iperf3-client.log" || true) reports so far)" >&2
+}
+
+# load_stop: stop what load_start started
+load_stop() {
+	kill_wait "${LOAD_PIDS[@]}"
+	LOAD_PIDS=()
+}
+
+# kill_wait PID...: SIGTERM to each background process of the driver, then
+# wait for each (one gone already is no error)
+kill_wait() {
+	local p
+	for p; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p; do
+		wait "$p" 2>/dev/null || true
+	done
+}
+
 # --- The lifecycle (wl_main) ---------------------------------------------------
 
 # fail REASON: the workload failed so (one line; the run goes on)

@@ -9,7 +9,8 @@
 # (added to the kernel command line), vm_wrapper (a command QEMU runs under,
 # e.g. a script that waits for a free guest slot; the deadline starts when
 # QEMU does), interactive (1: the guest's console on this terminal).
-# RUN_DIR/guest/job.sh holds the job (see kernel/guest-init). The guest's root
+# RUN_DIR/guest/job.sh holds the job (see kernel/guest-init); RUN_DIR/guest/accel
+# tells the guest the accelerator chosen. The guest's root
 # is the host's root over virtio-9p, read-only; the repository and RUN_DIR are
 # two more 9p shares. Two virtio-net NICs (4 queue pairs each, 1000 Mb/s full
 # duplex) are backed by multi_queue taps bridged in a private network
@@ -137,6 +138,8 @@ qemu_version=$(qemu-system-x86_64 --version | head -1 | sed 's/.*version \([^ ]*
 log vm "booting $(basename "$image") on QEMU $qemu_version, $accel, $vcpus vCPUs, $mem MiB, deadline ${deadline}s"
 rm -f "$rundir/guest/first-step" "$rundir/guest/done" "$rundir/guest/deadline" \
 	"$rundir/guest/deadline-passed"
+# the accelerator, for a workload that names what it measures by it (noise)
+echo "$accel" >"$rundir/guest/accel"
 if [ "$interactive" != 1 ] && [ "$guest_deadline" -gt 0 ]; then
 	echo "$guest_deadline" >"$rundir/guest/deadline"
 fi

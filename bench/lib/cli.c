@@ -112,6 +112,17 @@ int lab_main(const char *prog, const struct lab_verb *verbs, int argc, char **ar
 	lab_usage_error("unknown verb '%s'", argv[1]);
 }
 
+void lab_check_label(const char *what, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') && !(s[i] >= '0' && s[i] <= '9') && s[i] != '_')
+			break;
+	if (s[i] || i < 1 || i > 16)
+		lab_usage_error("%s '%s' is not a label (1 to 16 of a-z, 0-9, _)", what, s);
+}
+
 unsigned long long lab_parse_uint(const char *what, const char *s,
 				  unsigned long long min, unsigned long long max)
 {

@@ -122,6 +122,13 @@ long long lab_parse_int(const char *what, const char *s, long long min, long lon
 double lab_parse_double(const char *what, const char *s, double min, double max);
 
 /*
+ * lab_check_label - @s must be a label, 1 to 16 of a-z, 0-9 and _ (a name
+ * that goes into file names and metric parameters as it is); otherwise a
+ * usage error "WHAT 'S' is not a label (...)".
+ */
+void lab_check_label(const char *what, const char *s);
+
+/*
  * lab_each_item - call @fn on each item of the comma-separated @list; an
  * empty list or an empty item is a usage error naming @what.
  */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "abstat.h"
+#include "fuzz.h"
 #include "interval.h"
 #include "stats.h"
 
@@ -201,4 +202,152 @@ int ci_ratio(const double *num, size_t nnum, const double *den, size_t nden,
 	ci->of = "ratio of medians";
 	ci->method = "bootstrap";
 	return 0;
+}
+
+/* Samples grouped by cluster, each cluster's sorted, and all of them sorted */
+struct clustered {
+	double *v;	/* cluster j: v[off[j]] .. v[off[j + 1] - 1], ascending */
+	size_t *off;
+	double *all;
+	size_t n, k;
+};
+
+/* How many samples of a resample (@cnt[j]: the draws of cluster j) are <= @v */
+static size_t resample_count_le(const struct clustered *c, const unsigned int *cnt, double v)
+{
+	size_t j, total = 0;
+
+	for (j = 0; j < c->k; j++) {
+		size_t lo = c->off[j], hi = c->off[j + 1];
+
+		if (!cnt[j])
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (c->v[mid] <= v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		total += cnt[j] * (lo - c->off[j]);
+	}
+	return total;
+}
+
+/* The order statistic of rank @r (0-based) of a resample: the smallest sample
+ * value with more than r of the resample's samples at or below it */
+static double resample_rank(const struct clustered *c, const unsigned int *cnt, size_t r)
+{
+	size_t lo = 0, hi = c->n - 1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (resample_count_le(c, cnt, c->all[mid]) > r)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return c->all[lo];
+}
+
+/* The @p quantile (type 7) of a resample of @total samples */
+static double resample_quantile(const struct clustered *c, const unsigned int *cnt,
+				size_t total, double p)
+{
+	double h = (total - 1) * p, lo = floor(h), a = resample_rank(c, cnt, (size_t)lo);
+
+	if (h == lo || (size_t)lo + 1 >= total)
+		return a;
+	return a + (h - lo) * (resample_rank(c, cnt, (size_t)lo + 1) - a);
+}
+
+static int clustered_make(struct clustered *c, const double *x, const size_t *cluster, size_t n,
+			  size_t k)
+{
+	size_t i, j, *fill;
+
+	c->n = n;
+	c->k = k;
+	c->v = malloc(n * sizeof(*c->v));
+	c->all = malloc(n * sizeof(*c->all));
+	c->off = calloc(k + 1, sizeof(*c->off));
+	fill = calloc(k, sizeof(*fill));
+	if (!c->v || !c->all || !c->off || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		c->off[cluster[i] + 1]++;
+	for (j = 0; j < k; j++) {
+		if (!c->off[j + 1]) {
+			free(fill);
+			return -EINVAL;	/* an empty cluster */
+		}
+		c->off[j + 1] += c->off[j];
+	}
+	for (i = 0; i < n; i++)
+		c->v[c->off[cluster[i]] + fill[cluster[i]]++] = x[i];
+	for (j = 0; j < k; j++)
+		qsort(c->v + c->off[j], c->off[j + 1] - c->off[j], sizeof(*c->v), stats_cmp_double);
+	memcpy(c->all, x, n * sizeof(*x));
+	qsort(c->all, n, sizeof(*c->all), stats_cmp_double);
+	free(fill);
+	return 0;
+}
+
+int ci_quantile_clusters(const double *x, const size_t *cluster, size_t n, size_t nclusters,
+			 double p, uint64_t seed, double *q, struct ci *ci)
+{
+	struct clustered c = { 0 };
+	double *rep = NULL;
+	unsigned int *cnt = NULL, r;
+	struct fuzz_rng g;
+	size_t i;
+	int err;
+
+	if (!(p > 0 && p < 1) || !n || !nclusters)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]) || cluster[i] >= nclusters)
+			return -EINVAL;
+	err = clustered_make(&c, x, cluster, n, nclusters);
+	if (err)
+		goto out;
+	*q = stats_percentile_sorted(c.all, n, p);
+	if (nclusters < CI_CLUSTERS_MIN) {
+		none(ci, quantile_name(p), "fewer than 5 clusters for a cluster bootstrap");
+		goto out;
+	}
+	rep = malloc(CI_BOOTSTRAP_REPS * sizeof(*rep));
+	cnt = malloc(nclusters * sizeof(*cnt));
+	err = -ENOMEM;
+	if (!rep || !cnt)
+		goto out;
+	err = 0;
+	fuzz_seed(&g, seed);
+	for (r = 0; r < CI_BOOTSTRAP_REPS; r++) {
+		size_t total = 0, j;
+
+		memset(cnt, 0, nclusters * sizeof(*cnt));
+		for (i = 0; i < nclusters; i++) {
+			j = (size_t)fuzz_below(&g, nclusters);
+			cnt[j]++;
+			total += c.off[j + 1] - c.off[j];
+		}
+		rep[r] = resample_quantile(&c, cnt, total, p);
+	}
+	qsort(rep, CI_BOOTSTRAP_REPS, sizeof(*rep), stats_cmp_double);
+	ci->lo = stats_percentile_sorted(rep, CI_BOOTSTRAP_REPS, 0.025);
+	ci->hi = stats_percentile_sorted(rep, CI_BOOTSTRAP_REPS, 0.975);
+	ci->of = quantile_name(p);
+	ci->method = "cluster bootstrap";
+out:
+	free(c.v);
+	free(c.off);
+	free(c.all);
+	free(rep);
+	free(cnt);
+	return err;
 }

@@ -18,6 +18,11 @@
  *   ci_slope        least-squares slope of y on x, Student's t on n - 2.
  *   ci_ratio        median(num) / median(den), percentile bootstrap over
  *                   the samples of each side (seeded, so reruns agree).
+ *   ci_quantile_clusters  interval of a quantile of samples that come in
+ *                   clusters (a time block of one CPU's samples, a boot):
+ *                   percentile bootstrap that resamples whole clusters, so
+ *                   that samples correlated inside a cluster count as the
+ *                   one observation they nearly are (seeded).
  *
  * An interval that cannot be computed is { NAN, NAN } with ->method saying
  * why; summary.json then has "ci95": null.
@@ -68,5 +73,21 @@ int ci_slope(const double *x, const double *y, size_t n, double *slope, struct c
  */
 int ci_ratio(const double *num, size_t nnum, const double *den, size_t nden,
 	     uint64_t seed, double *ratio, struct ci *ci);
+
+/* The fewest clusters ci_quantile_clusters makes an interval from */
+#define CI_CLUSTERS_MIN 5
+
+/*
+ * ci_quantile_clusters - the @p quantile (0 < p < 1; type 7, as stats.h) of
+ * @n samples in *@q and its interval: a percentile bootstrap
+ * (CI_BOOTSTRAP_REPS resamples, seeded by @seed) in which each resample
+ * draws @nclusters clusters with replacement and takes all their samples.
+ * @cluster[i] is sample i's cluster, 0 .. @nclusters - 1 (every cluster
+ * must have a sample). The interval is NAN below CI_CLUSTERS_MIN clusters.
+ * Returns 0, -EINVAL for a bad p, an empty input, a sample that is not
+ * finite or a cluster out of range or empty, -ENOMEM.
+ */
+int ci_quantile_clusters(const double *x, const size_t *cluster, size_t n, size_t nclusters,
+			 double p, uint64_t seed, double *q, struct ci *ci);
 
 #endif

@@ -99,6 +99,24 @@ int csv_open(struct atomic_file *af, const char *dir, const char *name, const ch
 	return err;
 }
 
+int csv_open_all(struct atomic_file *const *af, const char *dir, const char *const *names,
+		 const char *const *headers, size_t n, size_t *failed)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = csv_open(af[i], dir, names[i], headers[i]);
+		if (err) {
+			*failed = i;
+			while (i-- > 0)
+				atomic_abort(af[i]);
+			return err;
+		}
+	}
+	return 0;
+}
+
 int csv_write_samples(const char *dir, const char *name, const char *column,
 		      const double *x, size_t n)
 {
@@ -437,4 +455,56 @@ int out_close(struct out *o, const char *failure)
 	err = out_write(o);
 	out_free(o);
 	return err;
+}
+
+void out_vfail(char **first, const char *fmt, va_list ap)
+{
+	char *msg;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fprintf(stderr, "%s: out of memory\n", program_invocation_short_name);
+		exit(1);
+	}
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name, msg);
+	if (*first)
+		free(msg);
+	else
+		*first = msg;
+}
+
+void out_fail(char **first, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	out_vfail(first, fmt, ap);
+	va_end(ap);
+}
+
+int csv_commit_all(struct atomic_file *const *af, size_t n, char **first)
+{
+	int rc = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *path = strdup(af[i]->path);
+
+		if (atomic_commit(af[i])) {
+			out_fail(first, "cannot write %s", path ? path : "a CSV file");
+			rc = -1;
+		}
+		free(path);
+	}
+	return rc;
+}
+
+char *out_reason(const char *a, const char *b)
+{
+	char *s;
+
+	if (!a && !b)
+		return NULL;
+	if (asprintf(&s, "%s%s%s", a ? a : "", a && b ? "; " : "", b ? b : "") < 0)
+		return NULL;
+	return s;
 }

@@ -39,6 +39,7 @@
 #ifndef BENCH_OUTPUT_H
 #define BENCH_OUTPUT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -69,6 +70,19 @@ void atomic_abort(struct atomic_file *af);
  * each, then atomic_commit().
  */
 int csv_open(struct atomic_file *af, const char *dir, const char *name, const char *header);
+/*
+ * csv_open_all - csv_open() of @n files, DIR/@names[i] with header
+ * @headers[i], into *@af[i]: all or none. When one cannot be made the ones
+ * opened are aborted and its index is in *@failed. Returns 0 or -errno.
+ */
+int csv_open_all(struct atomic_file *const *af, const char *dir, const char *const *names,
+		 const char *const *headers, size_t n, size_t *failed);
+/*
+ * csv_commit_all - atomic_commit() of the @n files *@af[i], every one; each
+ * that fails is a failure "cannot write PATH" (out_fail into *@first).
+ * Returns 0, or -1 when one failed.
+ */
+int csv_commit_all(struct atomic_file *const *af, size_t n, char **first);
 /* <dir>/<name> with header "sample,<column>" and one line per sample. */
 int csv_write_samples(const char *dir, const char *name, const char *column,
 		      const double *x, size_t n);
@@ -131,6 +145,15 @@ enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1
 int out_target(struct out *o, const char *target, double measured, double limit,
 	       const char *unit, enum target_verdict met, const char *why);
 
+/*
+ * out_vfail - a failure a report meets: "PROG: MESSAGE" on stderr, and the
+ * message kept in *@first (malloc'd) unless it holds an earlier one, for
+ * the summary's reason. Exits when out of memory.
+ */
+void out_vfail(char **first, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void out_fail(char **first, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* out_reason - @a and @b joined with "; " (either may be NULL); NULL when both are */
+char *out_reason(const char *a, const char *b);
 /*
  * out_close - write the final summary.json and free @o. @failure NULL means
  * status "ok"; otherwise status "failed" with @failure as the reason.

@@ -60,3 +60,38 @@ int64_t trace_stamp(const char *line, const char *ev)
 			return INT64_MIN;
 	return strtoll(q, NULL, 10) * 1000000000 + strtoll(dot + 1, NULL, 10) * 1000;
 }
+
+int trace_line_split(const char *line, struct trace_line *tl)
+{
+	const char *p = line, *q, *colon;
+
+	/* the CPU: " [" digits "] " */
+	for (;;) {
+		p = strstr(p, " [");
+		if (!p)
+			return -1;
+		p += 2;
+		for (q = p; isdigit((unsigned char)*q); q++)
+			;
+		if (q > p && q[0] == ']' && q[1] == ' ')
+			break;
+	}
+	colon = strstr(q, ": ");
+	if (!colon)
+		return -1;
+	tl->cpu = atoi(p);
+	tl->text = colon + 2;
+	tl->t_ns = trace_stamp(line, tl->text);
+	return tl->t_ns == INT64_MIN ? -1 : 0;
+}
+
+long trace_lost_events(const char *line, int *cpu)
+{
+	long n;
+	int c, end = 0;
+
+	if (sscanf(line, "CPU:%d [LOST %ld EVENTS]%n", &c, &n, &end) != 2 || !end || n < 0)
+		return -1;
+	*cpu = c;
+	return n;
+}

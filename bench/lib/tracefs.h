@@ -26,4 +26,26 @@ int tracefs_write(const char *file, const char *val);
  */
 int64_t trace_stamp(const char *line, const char *ev);
 
+/* A line of TRACEFS/trace (or an instance's) taken apart */
+struct trace_line {
+	int cpu;		/* the "[001]" field */
+	int64_t t_ns;		/* its time stamp, as trace_stamp() */
+	const char *text;	/* what follows "STAMP: ": an event's name and fields, or a
+				 * tracer's own text (osnoise's summary, timerlat's samples) */
+};
+
+/*
+ * trace_line_split - @line into @tl (->text points into @line). Returns 0,
+ * or -1 for a line of another form: a header ("# ..."), a "CPU:N [LOST M
+ * EVENTS]" line, a stamp of a counter clock.
+ */
+int trace_line_split(const char *line, struct trace_line *tl);
+
+/*
+ * trace_lost_events - the M of a line "CPU:N [LOST M EVENTS]" (the ring
+ * buffer overwrote or dropped M events of CPU N before the reader came), N
+ * into *@cpu; -1 for any other line.
+ */
+long trace_lost_events(const char *line, int *cpu);
+
 #endif

@@ -495,18 +495,18 @@ check "taprio report run again on its own output: the same summary.json" same \
 # Each workload's raw files (tests/fixtures/raw/: a real run's, trimmed;
 # taprio's the fixture above) through its report once, then again by
 # bench/rereport.sh on a copy: the same metrics, status and targets
-make -s -C "$root" build/bpfqs build/routedump build/ledjitter >/dev/null
+make -s -C "$root" build/bpfqs build/routedump build/ledjitter build/noise >/dev/null
 rr=$tmp/rerun
 mkdir -p "$rr/run"
 cp -r "$tp" "$rr/run/taprio"
-for w in bpfqs routedump ledjitter; do
+for w in bpfqs routedump ledjitter noise; do
 	cp -r "$root/tests/fixtures/raw/$w" "$rr/run/$w"
 	"$root/build/$w" report --out "$rr/run/$w" >/dev/null 2>&1 && rc=0 || rc=$?
 	check "$w report of a real run's raw files" 0 "$rc"
 done
 "$root/bench/rereport.sh" "$rr/run" "$rr/again" >"$rr/out" 2>&1 && rc=0 || rc=$?
 check "bench/rereport.sh: each workload's report reproduces its figures" 0 "$rc"
-for w in bpfqs ledjitter routedump taprio; do
+for w in bpfqs ledjitter noise routedump taprio; do
 	check_has "$w: report run again gives the same summary.json metric for metric" "$rr/out" \
 		"$w: same, $(jq '.metrics | length' "$rr/run/$w/summary.json") metrics"
 done

@@ -301,6 +301,37 @@ LAB_TEST(counts)
 	json_decref(j);
 }
 
+/* A report's files all or none, each commit tried, its first failure kept */
+LAB_TEST(report_helpers)
+{
+	static const char *const names[] = { "one.csv", "two.csv", "../three.csv" };
+	static const char *const headers[] = { "a", "b", "c" };
+	struct atomic_file a, b, c;
+	struct atomic_file *const af[] = { &a, &b, &c };
+	char path[160], *first = NULL, *r;
+	size_t bad = 99;
+
+	tap_ok(csv_open_all(af, dir, names, headers, 3, &bad) < 0 && bad == 2,
+	       "csv_open_all: a bad third name fails it and names the third (%zu)", bad);
+	snprintf(path, sizeof(path), "%s/one.csv", dir);
+	tap_ok(access(path, F_OK) && !a.f, "and the first, opened, was aborted: no one.csv");
+	tap_eq_int(csv_open_all(af, dir, names, headers, 2, &bad), 0, "csv_open_all of two good names");
+	fprintf(a.f, "1\n");
+	tap_eq_int(csv_commit_all(af, 2, &first), 0, "csv_commit_all commits both");
+	tap_ok(!access(path, F_OK) && !first, "one.csv is there, no failure recorded");
+	out_fail(&first, "first %d", 1);
+	out_fail(&first, "second %d", 2);
+	tap_eq_str(first, "first 1", "out_fail keeps the first failure");
+	free(first);
+	r = out_reason("driver", "own");
+	tap_eq_str(r, "driver; own", "out_reason joins both with '; '");
+	free(r);
+	r = out_reason(NULL, "own");
+	tap_eq_str(r, "own", "out_reason of one side is that side");
+	free(r);
+	tap_ok(!out_reason(NULL, NULL), "out_reason of none is NULL");
+}
+
 int main(int argc, char **argv)
 {
 	tap_tmpdir(dir);

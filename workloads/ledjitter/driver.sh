@@ -21,34 +21,7 @@ set -eu
 
 . "$LAB_SRC/bench/guest-lib.sh"
 
-load_pids=()
-stop_load() {
-	local p
-	for p in "${load_pids[@]}"; do
-		kill "$p" 2>/dev/null || true
-	done
-	for p in "${load_pids[@]}"; do
-		wait "$p" 2>/dev/null || true
-	done
-	load_pids=()
-}
-wl_cleanup() { stop_load; }
-
-# start_load: a busy loop per vCPU and an iperf3 stream from eth0 to rx/eth1
-start_load() {
-	local i
-	for ((i = 0; i < $(nproc); i++)); do
-		sh -c 'while :; do :; done' &
-		load_pids+=("$!")
-	done
-	ip netns exec rx iperf3 -s >"$STAGE/iperf3-server.log" 2>&1 &
-	load_pids+=("$!")
-	sleep 1
-	iperf3 -c 198.18.0.2 -t 3600 -i 10 >"$STAGE/iperf3-client.log" 2>&1 &
-	load_pids+=("$!")
-	sleep 2
-	echo "load: $(nproc) CPU hogs, iperf3 to 198.18.0.2 ($(grep -c 'bits/sec' "$STAGE/iperf3-client.log" || true) reports so far)" >&2
-}
+wl_cleanup() { load_stop; }
 
 ct_secs() { if [ "$PROFILE" = quick ]; then echo 10; else echo 30; fi; }
 
@@ -76,14 +49,14 @@ measurements() {
 	probes_start led_timer
 	for load in idle busy; do
 		progress "$load guest"
-		[ "$load" = idle ] || start_load
+		[ "$load" = idle ] || load_start
 		# chrt: cyclictest's main thread, which prints the histogram at the
 		# end, must not starve behind the hogs (its measuring threads are at 80)
 		phase "cyclictest-$load" chrt -f 1 cyclictest -m -S -p 80 -i 1000 -D "$(ct_secs)s" -h 100000 -q \
 			--histfile="$STAGE/cyclictest-$load.hist" >"$STAGE/cyclictest-$load.log" 2>&1 ||
 			fail "cyclictest ($load) failed: $(tail -2 "$STAGE/cyclictest-$load.log")"
 		measure "run-$load" "$WL_BIN" run --profile "$PROFILE" --load "$load" --out "$STAGE" "${RUN_OPTS[@]}"
-		[ "$load" = idle ] || stop_load
+		[ "$load" = idle ] || load_stop
 	done
 	probes_stop
 }

@@ -11,7 +11,6 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,19 +21,10 @@
 void report_fail(struct outputs *o, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = vasprintf(&msg, fmt, ap);
+	out_vfail(&o->failed, fmt, ap);
 	va_end(ap);
-	if (rc < 0)
-		lab_die("out of memory");
-	fprintf(stderr, "%s: %s\n", lab_prog, msg);
-	if (o->failed)
-		free(msg);
-	else
-		o->failed = msg;
 }
 
 void report_metric(struct outputs *o, const char *name, const char *const *params,
@@ -47,49 +37,24 @@ void report_metric(struct outputs *o, const char *name, const char *const *param
 /* The CSV files all cells write into; -1 (recorded) when one cannot be made */
 static int open_outputs(struct outputs *o)
 {
-	static const struct {
-		size_t off;
-		const char *name, *header;
-	} files[] = {
-		{ offsetof(struct outputs, errors), "errors.csv",
-		  "mode,step_ms,load,observer,step,t_ideal_s,err_ms,interval_err_ms" },
-		{ offsetof(struct outputs, hist), "error-hist.csv",
-		  "mode,step_ms,load,observer,low_us,high_us,count" },
-		{ offsetof(struct outputs, drift), "drift.csv",
-		  "mode,step_ms,load,observer,cycle,err_ms" },
-		{ offsetof(struct outputs, table), "table.csv",
-		  "mode,step_ms,load,observer,n_intervals,interval_err_p50_us,p50_lo,p50_hi,"
-		  "interval_err_p99_us,p99_lo,p99_hi,interval_err_max_us,mean_interval_ms,mean_lo,"
-		  "mean_hi,jiffies_model_ms,drift_ms_per_1000_steps,drift_lo,drift_hi,n_steps,"
-		  "median_step_err_us,lost_events,model_changes,kernel_changes" },
+	static const char *const names[] = { "errors.csv", "error-hist.csv", "drift.csv",
+					     "table.csv" };
+	static const char *const headers[] = {
+		"mode,step_ms,load,observer,step,t_ideal_s,err_ms,interval_err_ms",
+		"mode,step_ms,load,observer,low_us,high_us,count",
+		"mode,step_ms,load,observer,cycle,err_ms",
+		"mode,step_ms,load,observer,n_intervals,interval_err_p50_us,p50_lo,p50_hi,"
+		"interval_err_p99_us,p99_lo,p99_hi,interval_err_max_us,mean_interval_ms,mean_lo,"
+		"mean_hi,jiffies_model_ms,drift_ms_per_1000_steps,drift_lo,drift_hi,n_steps,"
+		"median_step_err_us,lost_events,model_changes,kernel_changes",
 	};
-	size_t i;
+	struct atomic_file *const af[] = { &o->errors, &o->hist, &o->drift, &o->table };
+	size_t bad;
 
-	for (i = 0; i < sizeof(files) / sizeof(*files); i++) {
-		struct atomic_file *af = (struct atomic_file *)((char *)o + files[i].off);
-
-		if (csv_open(af, o->dir, files[i].name, files[i].header)) {
-			report_fail(o, "cannot write %s/%s", o->dir, files[i].name);
-			while (i-- > 0)
-				atomic_abort((struct atomic_file *)((char *)o + files[i].off));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void commit_outputs(struct outputs *o)
-{
-	struct atomic_file *af[] = { &o->errors, &o->hist, &o->drift, &o->table };
-	size_t i;
-
-	for (i = 0; i < sizeof(af) / sizeof(*af); i++) {
-		char *path = strdup(af[i]->path);
-
-		if (atomic_commit(af[i]))
-			report_fail(o, "cannot write %s", path ? path : "a CSV file");
-		free(path);
-	}
+	if (!csv_open_all(af, o->dir, names, headers, 4, &bad))
+		return 0;
+	report_fail(o, "cannot write %s/%s", o->dir, names[bad]);
+	return -1;
 }
 
 /* Every cell that ran, against the model; HZ of the kernel they ran on (0: unknown) */
@@ -113,21 +78,6 @@ static unsigned int analyze_cells(struct outputs *o, const struct cell *cells, s
 		analyze_cell(o, &cells[i], k, &cs[i]);
 	}
 	return hz;
-}
-
-/* The summary's status: the driver's failures, then the report's own */
-static char *status_reason(const struct lab_list *failed, const char *own)
-{
-	char *driver = lab_list_join(failed, "; "), *s;
-
-	if (!own)
-		return driver;
-	if (!driver)
-		return strdup(own);
-	if (asprintf(&s, "%s; %s", driver, own) < 0)
-		s = NULL;
-	free(driver);
-	return s;
 }
 
 /*
@@ -194,7 +144,8 @@ static void report(struct outputs *o, const char *probe)
 	}
 	analyze_cyclictest(o, "busy", &ct_busy);
 	analyze_cyclictest(o, "idle", &ct_idle);
-	commit_outputs(o);
+	csv_commit_all((struct atomic_file *const[]){ &o->errors, &o->hist, &o->drift, &o->table },
+		       4, &o->failed);
 	write_targets(o, cells, cs, n, &ct_idle);
 	free(cs);
 	free_cells(cells, n);
@@ -215,7 +166,7 @@ int cmd_report(int argc, char **argv)
 		LAB_OPT_END
 	};
 	struct outputs o = { 0 };
-	char *probe_path = NULL, *reason;
+	char *probe_path = NULL, *driver, *reason;
 	int rc;
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "nothing");
@@ -226,7 +177,9 @@ int cmd_report(int argc, char **argv)
 	if (!o.sum)
 		lab_die("cannot write %s/summary.json", dir);
 	report(&o, probe ? probe : probe_path);
-	reason = status_reason(&failed, o.failed);
+	driver = lab_list_join(&failed, "; ");
+	reason = out_reason(driver, o.failed);
+	free(driver);
 	rc = out_close(o.sum, reason);
 	if (rc)
 		fprintf(stderr, "%s: cannot write %s/summary.json\n", lab_prog, dir);

@@ -7,7 +7,6 @@
  * of your own instead (passed to the kernel as given).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,16 +71,6 @@ static void add_step(const char *item, void *arg)
 	o->cells[o->ncells].step_ms =
 		(unsigned int)lab_parse_uint("--step-ms: step duration (ms)", item, 1, 60000);
 	o->cells[o->ncells++].steps = 0;
-}
-
-static bool valid_label(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return i > 0 && i <= 16;
 }
 
 /* Default steps for a step duration not in the profile: about 10 s, 100..1000 */
@@ -244,8 +233,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		lab_usage_error("--steps '%llu' is odd (a square wave has 2 steps a cycle)", steps);
 	if (repeat == 0)
 		lab_usage_error("--repeat '0' is out of range (expected -1 or 1 to 1000000)");
-	if (!valid_label(o->load))
-		lab_usage_error("--load '%s' is not a label (1 to 16 of a-z, 0-9, _)", o->load);
+	lab_check_label("--load", o->load);
 	if (repeat_given && !o->pattern)
 		lab_usage_error("--repeat goes with --pattern (the square waves take --steps)");
 	if (o->pattern && repeat == -1 && !steps_given)

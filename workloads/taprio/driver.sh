@@ -49,13 +49,7 @@ pids=()
 # phc2sys, isochron's receiver, ptp4l stopped (their logs final before the
 # report reads them), and no taprio left on eth0
 wl_cleanup() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null || true
-	done
-	for p in "${pids[@]}"; do
-		wait "$p" 2>/dev/null || true
-	done
+	kill_wait "${pids[@]}"
 	pids=()
 	"$WL_BIN" clear --dev eth0 >/dev/null 2>&1 || true
 }
