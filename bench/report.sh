@@ -294,7 +294,7 @@ read -r t_met t_not t_nj < <(cat "$run"/*/targets.json 2>/dev/null |
 	echo 0 0 0)
 what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel_flavour) $(meta_get "$run" kernel_version) (HZ $(meta_get "$run" hz)), $(meta_get "$run" accel), $(meta_get "$run" vcpus) vCPUs, started $(meta_get "$run" started)"
 doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_nj not judged."
-[ "$(meta_get "$run" kernel_flavour)" != debug ] ||
+[ "$(kernel_base_of "$(meta_get "$run" kernel_flavour)")" != debug ] ||
 	doc_p "warning: a debug kernel (kernel/debug.config: lockdep, UBSAN, KFENCE, lockup detectors), so the figures below are NOT performance figures: the checkers slow every lock and many instructions. The run shows the conformance results and whether the checkers reported anything (a report fails the run)."
 fail=
 [ ! -s "$run/failure.txt" ] || fail=$(head -n 1 "$run/failure.txt")

@@ -193,7 +193,7 @@ bench/report.sh "$rundir" >/dev/null || status=failed
 # Short summary
 echo
 echo "run $run_id: $status${LAB_TEST_FAKE_GUEST:+ (FAKE guest: LAB_TEST_FAKE_GUEST=1)}"
-[ "$kernel" != debug ] ||
+[ "$(kernel_base_of "$kernel")" != debug ] ||
 	echo "  debug kernel (kernel/debug.config): the figures of this run are NOT performance figures"
 for w in "${selected[@]}"; do
 	s=$(jq -r '.status' "$rundir/$w/summary.json" 2>/dev/null || echo missing)
