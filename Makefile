@@ -36,8 +36,8 @@ vpath %.bpf.c $(sort $(dir $(BPF_SRC)))
 .PHONY: all deps kernel test unit-test lint clean
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/guest-init $(BUILD)/labstat $(BUILD)/labcompare $(WORKLOADS) $(UNIT_TESTS) \
-	$(BUILD)/labfuzz
+all: $(BUILD)/guest-init $(BUILD)/labstat $(BUILD)/labcompare $(BUILD)/labhost $(WORKLOADS) $(UNIT_TESTS) \
+	$(BUILD)/labfuzz $(BUILD)/tap-fixture
 
 deps:
 	@bench/deps.sh $(DEB_PACKAGES)
@@ -83,9 +83,9 @@ $(BUILD)/$(1): $(filter $(BUILD)/obj/workloads/$(1)/%,$(WL_OBJ)) $(BUILD)/libben
 endef
 $(foreach w,$(WORKLOAD_NAMES),$(eval $(call workload_rule,$(w))))
 
-# Statistics for shell scripts: labstat (sample statistics), labcompare (bench/compare.sh)
-# for groups of runs
-$(BUILD)/labstat $(BUILD)/labcompare: $(BUILD)/%: bench/tools/%.c $(BUILD)/libbench.a
+# Tools of the harness: labstat (sample statistics), labcompare (bench/compare.sh)
+# for groups of runs, labhost (the host's load while a guest runs, bench/vm.sh)
+$(BUILD)/labstat $(BUILD)/labcompare $(BUILD)/labhost: $(BUILD)/%: bench/tools/%.c $(BUILD)/libbench.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
 # The guest's fuzz suites (tests/guest/fuzz-*.sh): build/labfuzz from tests/fuzz/*.c
@@ -98,6 +98,10 @@ $(BUILD)/obj/fuzz/%.o: tests/fuzz/%.c
 
 $(BUILD)/labfuzz: $(FUZZ_OBJ) $(BUILD)/libbench.a
 	$(CC) -o $@ $^ $(LDLIBS)
+
+# The test runner's fixture for tests/tap-selftest.sh (it fails on purpose)
+$(BUILD)/tap-fixture: tests/tap-fixture.c $(BUILD)/libbench.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libbench.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbench.a
 	@mkdir -p $(@D)

@@ -32,11 +32,11 @@ Commands:
   report RUN          (re)write the report of a run (run id or path)
   compare A1,A2,... B1,B2,...   or   compare AB_FOLDER
                       compare runs, one run per boot: per-boot medians, a
-                      test across boots with Benjamini-Hochberg, %change with
-                      a 95% bootstrap interval (compare.txt/json/md/html);
+                      t-test across boots with Benjamini-Hochberg, %change with
+                      its 95% interval (compare.txt/json/md/html);
                       one run a side (compare RUN_A RUN_B) gives %change only
   ab [WORKLOAD...]    replicated A/B: --boots N boots a side (3; 5 in the full
-                      profile), interleaved A B A B, in results/<id>-ab/, then
+                      profile), in ABBA order, in results/<id>-ab/, then
                       compared as above
   matrix FILE         run the cells of a matrix file (kernels x variants x
                       workloads x profiles x schedules x boots; see
@@ -141,12 +141,13 @@ declare -gA SPEC=()
 spec_from_env
 spec_set profile quick
 spec_set trace 0
-spec_set engine local
-spec_set ab.a stock
-spec_set ab.b lab
 cli_parse "$@"
 cmd=$CLI_COMMAND
 spec_set command "$cmd"
+if [ "$cmd" = ab ]; then
+	spec_set ab.a "$(spec_get ab.a stock)"
+	spec_set ab.b "$(spec_get ab.b lab)"
+fi
 spec_check_vm
 
 if [ "$(spec_get engine)" != slurm ] && [[ "$CLI_GIVEN" =~ \ --(wait|slurm-[a-z]+)\  ]]; then

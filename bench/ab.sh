@@ -1,6 +1,7 @@
 #!/bin/bash
-# Replicated A/B: BOOTS boots a side, interleaved A B A B ... so that
-# drifting host load falls on both sides alike, each boot a full run folder
+# Replicated A/B: BOOTS boots a side, in ABBA order (A B, B A, A B, ...) so
+# that host load drifting over the minutes, even steadily, falls on both
+# sides alike, each boot a full run folder
 # (a1, b1, a2, ...) inside results/<ab-id>/; then bench/compare.sh
 # over the per-boot medians of every metric (the boot is the unit of
 # replication), which writes compare.txt and compare.json beside the runs.
@@ -48,24 +49,24 @@ a_runs=()
 b_runs=()
 failed=()
 t0=$(date +%s)
+done_boots=0
 for i in $(seq "$boots"); do
-	for side in a b; do
-		k=$ka done_boots=$(((i - 1) * 2))
-		if [ "$side" = b ]; then
-			k=$kb done_boots=$((done_boots + 1))
-		fi
+	for side in $(ab_order "$i"); do
+		k=$ka
+		[ "$side" = a ] || k=$kb
 		eta=
 		if [ "$done_boots" -gt 0 ]; then
 			eta=", about $((($(date +%s) - t0) * (2 * boots - done_boots) / done_boots / 60)) min left"
 		fi
 		log ab "boot $((done_boots + 1)) of $((2 * boots)): $side$i ($k kernel)$eta"
 		(
-			ab_boot_spec "$side" "$abdir" "$side$i"
+			ab_boot_spec "$side" "$i" "$abdir"
 			spec_write "$bootspec"
 		)
 		if ! bench/run.sh "$bootspec"; then
 			failed+=("$side$i")
 		fi
+		done_boots=$((done_boots + 1))
 		if [ -f "$abdir/$side$i/meta.json" ]; then
 			if [ "$side" = a ]; then a_runs+=("$abdir/$side$i"); else b_runs+=("$abdir/$side$i"); fi
 		fi

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Compare runs metric by metric, the boot being the unit of replication:
 # build/labcompare takes each run's median of a metric as one sample, tests
-# the sides across boots (Student's t on logarithms, Benjamini-Hochberg at a
-# 5 % false discovery rate) and gives %change of the medians with a 95 %
-# bootstrap interval. With one run a side it gives %change only and says
+# the sides across boots (Student's t on logarithms, or on the values for
+# metrics that can be 0 or negative; Benjamini-Hochberg at a 5 % false
+# discovery rate) and gives the %change with the 95 % interval of that same
+# test, and for an unchanged metric the smallest change it could have seen. With one run a side it gives %change only and says
 # that one boot a side gives no significance (the samples of one boot are
 # serially correlated: a test on them overstates significance).
 # Writes compare.txt (printed), compare.json, compare.md, compare.html and
@@ -104,13 +105,7 @@ jq -r '.metrics[] | select(.change_pct != null) | "\(.workload).\(.name)"' "$j" 
 plots=0
 while IFS= read -r name; do
 	safe=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_')
-	jq -r --arg n "$name" '
-		"params,change,lo,hi,changed",
-		(.metrics[] | select("\(.workload).\(.name)" == $n and .change_pct != null) |
-		 [(.params | to_entries | map("\(.key)=\(.value | tostring)") | join(" ")
-			| if . == "" then "(no params)" else gsub(","; ";") end),
-		  .change_pct, .change_lo, .change_hi, (if .changed then 1 else 0 end)]
-		 | map(if . == null then "NaN" else tostring end) | join(","))' "$j" >"$work/compare-$safe.csv"
+	report_jq compare-figure --arg n "$name" "$j" >"$work/compare-$safe.csv"
 	if (cd "$LAB_ROOT" && gnuplot -e "rundir='$work'; metric='$safe'; boots='$(jq -r '"\(.boots_a) boot(s) in A, \(.boots_b) in B"' "$j")'" \
 		plots/compare.gp) 2>"$work/gnuplot.err"; then
 		plots=$((plots + 1))
@@ -119,30 +114,37 @@ while IFS= read -r name; do
 	fi
 done <"$work/names"
 
+# --- what it could not see: the detectable changes, per workload ---------------
+mapfile -t dwl < <(jq -r '[.metrics[] | select(.changed == false and .detectable_pct != null) | .workload] | unique[]' "$j")
+detectable=0
+if [ "${#dwl[@]}" -gt 0 ]; then
+	for w in "${dwl[@]}"; do
+		report_jq compare-detectable --arg w "$w" "$j" >"$work/compare-detectable-$w.csv"
+	done
+	if (cd "$LAB_ROOT" && gnuplot -e "rundir='$work'; workloads='${dwl[*]}'; boots='$(jq -r '"\(.boots_a) boot(s) in A, \(.boots_b) in B"' "$j")'" \
+		plots/compare-detectable.gp) 2>"$work/gnuplot.err"; then
+		detectable=1
+	else
+		printf 'warning: the figure of the detectable changes could not be drawn: %s\n' "$(tr '\n' ' ' <"$work/gnuplot.err")" >&2
+	fi
+fi
+
 # --- compare.md and compare.html --------------------------------------------------
-# rows FILTER: the metrics the jq FILTER selects, as a TSV table with a header
+# rows changed|both: the metrics found changed, or those both sides have, as
+# a table
 rows() {
 	{
 		printf 'workload\tmetric\tparams\tunit\tboots A/B\tmedian A\tmedian B\t%%change\t95%% interval\tq\tCV A/B\tverdict\n'
-		jq -r "[.metrics[] | $1][] | [.workload, .name,
-			(.params | to_entries | map(\"\(.key)=\(.value | tostring)\") | join(\" \")),
-			.unit, \"\(.boots_a)/\(.boots_b)\", .median_a, .median_b, .change_pct,
-			(if .change_lo == null then \"-\" else \"[\(.change_lo * 10 | round / 10), \(.change_hi * 10 | round / 10)]\" end),
-			.q, (if .cv_a == null then \"-\" else \"\(.cv_a * 1000 | round / 10)%/\(.cv_b * 1000 | round / 10)%\" end),
-			(if .changed == true then \"changed\" else .why end)]
-			| map(if . == null then \"null\" else tostring end) | @tsv" "$j" |
-			awk -F '\t' -v OFS='\t' "$AWK_FMT"'
-				function chg(x) { return x == "null" ? "-" : sprintf("%+.1f%%", x) }
-				{ print $1, $2, $3, $4, $5, fmt($6), fmt($7), chg($8), $9, fmt($10), $11, $12 }'
+		report_jq compare-rows --arg which "$1" "$j" | report_awk fmt compare-rows
 	} | doc_table
 }
 changed=$(jq '[.metrics[] | select(.changed == true)] | length' "$j")
 doc_begin "$work/compare.md" "$work/compare.html" "Comparison: A ($a_ids) against B ($b_ids)"
 doc_h 2 "Verdict"
-doc_pre < <(grep -v '^warning:' "$work/compare.txt" | sed -n '1,2p')
+doc_pre < <(grep -v -e '^warning:' -e '^time:' "$work/compare.txt" | sed -n '1,2p')
 if [ "$changed" -gt 0 ]; then
 	doc_h 2 "Changes found ($changed), ranked by effect"
-	rows 'select(.changed == true)'
+	rows changed
 fi
 if jq -e '.warnings | length > 0' "$j" >/dev/null; then
 	doc_h 2 "Warnings"
@@ -159,18 +161,25 @@ doc_h 2 "Runs"
 } | doc_table
 doc_p "The first run of each side is shown; labcompare warns above when the runs of a side differ among themselves."
 doc_h 2 "Every metric"
-doc_p "Per-boot median of each run; median A and B are the medians of those; %change = (B - A) / |A| with a 95 % bootstrap interval over the boots; q is the Benjamini-Hochberg adjusted p of Student's t on the logarithms of the per-boot medians; CV is across boots. A metric is changed when q < 0.05 and its interval excludes 0."
-rows 'select(.boots_a > 0 and .boots_b > 0)'
+doc_p "Per-boot median of each run; median A and B are the medians of those. On the log scale (most metrics) the %change is that of the geometric means of the per-boot values, exp(d) - 1 with d the difference of their mean logarithms, and its 95 % interval exp(d +- t se) - 1 is that of Student's t-test on the logarithms, the test whose Benjamini-Hochberg adjusted p is q; on the difference scale (metrics that can be 0 or negative: offsets, drifts, percentages) the same on the values, the %change being (mean B - mean A) / |mean A|. CV is across boots. A metric is changed when q < 0.05 and its interval excludes 0; for the others, 'none > X%' is the smallest change the comparison could have detected with 80 % power at alpha 0.05 per metric."
+rows both
 if jq -e '[.metrics[] | select(.boots_a == 0 or .boots_b == 0)] | length > 0' "$j" >/dev/null; then
 	doc_h 2 "Metrics one side lacks"
 	jq -r '.metrics[] | select(.boots_a == 0 or .boots_b == 0) |
 		"\(.why): \(.workload).\(.name) \(.params | tostring)"' "$j" | doc_pre
 fi
+if [ "$detectable" = 1 ]; then
+	doc_h 2 "What it could not see"
+	doc_p "For each metric not found changed, the smallest change the comparison could have detected with 80 % power at alpha 0.05 per metric (before the false-discovery correction, which asks for more), at the spread of its boots: 'no change' reads 'no change larger than that'."
+	doc_img "$work/compare-detectable.png" "$work"
+fi
+doc_h 2 "Time"
+doc_pre < <(grep '^time:' "$work/compare.txt" | sed 's/^time: //; s/, /\n/g')
 if [ "$plots" -gt 0 ]; then
 	doc_h 2 "Figures"
 	doc_p "%change of B against A per parameter set; error bars: the 95 % interval (none with one boot a side); red: found changed."
 	for f in "$work"/compare-*.png; do
-		doc_img "$f" "$work"
+		[ "$f" = "$work/compare-detectable.png" ] || doc_img "$f" "$work"
 	done
 fi
 doc_end

@@ -124,15 +124,24 @@ ab_write_env() {
 	} | atomic_write "$1/ab.env"
 }
 
-# ab_boot_spec SIDE RESULTS NAME: SPEC, an A/B's spec, made the run spec of
-# one boot of SIDE (a or b): its kernel, and on the B side the command line
-# and sysctls asked for, into RESULTS/NAME
+# ab_order I: the sides of the I-th pair of boots of an A/B, in the order
+# they boot: ABBA (a b, b a, a b, ...), so that a steady drift of the host
+# over the minutes biases neither side
+ab_order() {
+	if [ $(($1 % 2)) = 1 ]; then echo a b; else echo b a; fi
+}
+
+# ab_boot_spec SIDE I RESULTS: SPEC, an A/B's spec, made the run spec of the
+# I-th boot of SIDE (a or b), into RESULTS/<SIDE><I>: its kernel, on the B
+# side the command line and sysctls asked for, and after the side's first
+# boot replicate=1 (its conformance and probe passes are not run again)
 ab_boot_spec() {
 	local cl
 	spec_set command run
 	spec_set kernel "$(spec_get "ab.$1")"
-	spec_set results "$2"
-	spec_set run_name "$3"
+	spec_set results "$3"
+	spec_set run_name "$1$2"
+	[ "$2" = 1 ] || spec_set replicate 1
 	if [ "$1" = b ]; then
 		cl="$(spec_get cmdline) $(spec_get ab.b_cmdline)"
 		read -r cl <<<"$cl"

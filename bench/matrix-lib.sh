@@ -199,16 +199,25 @@ MATRIX_COLUMNS="name arm group kernel cmdline sysctls workloads profile schedule
 
 # matrix_cells TRACE: the cells of the parsed matrix on stdout, one a line
 # (the columns above; workloads space-separated; schedule an absolute path
-# or "-"; empty fields "-"; trace TRACE, 0 or 1). Interleaved as ab does: for each boot, every
-# group, and in it every arm (kernel x variant), so drifting host load falls
-# on all arms alike. A cell's name is its arm (kernel, and variant when the
-# matrix has variants), its group's axes that have more than one value,
-# and its boot: lab-nojit-b2, stock-bpfqs-quick-b1, ...
+# or "-"; empty fields "-"; trace TRACE, 0 or 1). Interleaved as ab does:
+# for each boot, every group, and in it every arm (kernel x variant), the
+# arms in reverse order on even boots, so drifting host load falls on all
+# arms alike. A cell's name is its arm (kernel, and variant when the matrix
+# has variants), its group's axes that have more than one value, and its
+# boot: lab-nojit-b2, stock-bpfqs-quick-b1, ...
 matrix_cells() {
-	local b k v w p s name arm group sname trace=${1:-0}
+	local b k v w p s name arm arms group sname trace=${1:-0}
 	local scheds=("${M_SCHEDULES[@]}")
 	[ "${#scheds[@]}" -gt 0 ] || scheds=(-)
 	for ((b = 1; b <= M_BOOTS; b++)); do
+		# the arms (kernel:variant), in reverse order on even boots (as ab's
+		# ABBA), so that a steady drift of the host biases no arm
+		arms=()
+		for k in "${M_KERNELS[@]}"; do
+			for v in "${M_VARIANTS[@]}"; do
+				if [ $((b % 2)) = 1 ]; then arms+=("$k:$v"); else arms=("$k:$v" "${arms[@]}"); fi
+			done
+		done
 		for w in "${M_WORKLOADS[@]}"; do
 			for p in "${M_PROFILES[@]}"; do
 				for s in "${scheds[@]}"; do
@@ -220,14 +229,13 @@ matrix_cells() {
 						group+="-${sname%.sched}"
 					fi
 					group=${group#-}
-					for k in "${M_KERNELS[@]}"; do
-						for v in "${M_VARIANTS[@]}"; do
-							arm=$k
-							[ "$M_HAS_VARIANTS" = 0 ] || arm+="-$v"
-							name=$arm${group:+-$group}-b$b
-							printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$arm" "${group:--}" \
-								"$k" "${M_CMDLINE[$v]:--}" "${M_SYSCTLS[$v]:--}" "${w//,/ }" "$p" "$s" "$b" "$trace"
-						done
+					for arm in "${arms[@]}"; do
+						k=${arm%%:*} v=${arm#*:}
+						arm=$k
+						[ "$M_HAS_VARIANTS" = 0 ] || arm+="-$v"
+						name=$arm${group:+-$group}-b$b
+						printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$arm" "${group:--}" \
+							"$k" "${M_CMDLINE[$v]:--}" "${M_SYSCTLS[$v]:--}" "${w//,/ }" "$p" "$s" "$b" "$trace"
 					done
 				done
 			done
@@ -252,7 +260,7 @@ cell_field() {
 
 # cell_spec MDIR TSV_LINE: SPEC, the matrix's run spec, made the run spec of
 # one cell: its kernel, variant (command line, sysctls), workloads, profile
-# and schedule, into MDIR/CELL
+# and schedule, into MDIR/CELL; a boot after the first is a replicate
 cell_spec() {
 	local cl
 	cl="$(spec_get cmdline) $(cell_field "$2" cmdline)"
@@ -267,6 +275,8 @@ cell_spec() {
 	spec_set taprio.schedule "$(cell_field "$2" schedule)"
 	spec_set results "$1"
 	spec_set run_name "$(cell_field "$2" name)"
+	# after the first boot of a cell, its behaviour checks are not run again
+	[ "$(cell_field "$2" boot)" = 1 ] || spec_set replicate 1
 }
 
 # matrix_new_dir RESULTS KIND: make a new matrix folder <stamp>-KIND[-N]

@@ -291,7 +291,7 @@ ab)
 	ab_write_env "$mdir"
 	spec_write "$mdir/matrix.spec"
 	{
-		echo "# ./run-lab.sh ab --engine $(spec_get engine): side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+		echo "# ./run-lab.sh ab --engine $(spec_get engine local): side A $ka, side B $kb${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
 		echo "# (an A/B is two arms, not a cross product: its cells are in cells.tsv)"
 		echo "workloads $(
 			IFS=,
@@ -301,23 +301,28 @@ ab)
 		echo "boots $boots"
 	} >"$mdir/matrix.txt"
 	for ((i = 1; i <= boots; i++)); do
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "a$i" a - "$ka" - - "${workloads[*]}" "$(spec_get profile)" \
-			- "$i" "$(spec_get trace 0)" \
-			"b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}" "${workloads[*]}" "$(spec_get profile)" - "$i" "$(spec_get trace 0)"
+		for side in $(ab_order "$i"); do
+			if [ "$side" = a ]; then
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t' "a$i" a - "$ka" - -
+			else
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t' "b$i" b - "$kb" "${b_cmdline:--}" "${b_sysctls:--}"
+			fi
+			printf '%s\t%s\t-\t%s\t%s\n' "${workloads[*]}" "$(spec_get profile)" "$i" "$(spec_get trace 0)"
+		done
 	done | atomic_write "$mdir/cells.tsv"
 	mkdir -p "$mdir/cells"
 	for ((i = 1; i <= boots; i++)); do
 		for side in a b; do
 			(
-				ab_boot_spec "$side" "$mdir" "$side$i"
+				ab_boot_spec "$side" "$i" "$mdir"
 				spec_write "$mdir/cells/$side$i.spec"
 			)
 		done
 	done
 	ln -sfn "$(basename -- "$mdir")" "$results/.latest.tmp.$$"
 	mv -T "$results/.latest.tmp.$$" "$results/latest"
-	log ab "$boots boots a side as cells of the $(spec_get engine) engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
-	run_engine "$(spec_get engine)" "$mdir"
+	log ab "$boots boots a side as cells of the $(spec_get engine local) engine, A: $ka kernel, B: $kb kernel${b_cmdline:+ with command line \"$b_cmdline\"}${b_sysctls:+ and sysctl $b_sysctls}"
+	run_engine "$(spec_get engine local)" "$mdir"
 	;;
 status)
 	[ $# -eq 1 ] || usage_error "matrix --status takes one matrix file, id or folder"

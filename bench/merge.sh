@@ -150,7 +150,7 @@ asked_of() {
 
 echo "comparisons:" >>"$txt"
 if [ "$kind" = ab ]; then
-	compare_into "B against A (as ./run-lab.sh ab)" "$(runs_of - a)" "$(runs_of - b)"
+	compare_into "B against A (as ./run-lab.sh ab)"
 else
 	mapfile -t groups < <(cut -f3 "$mdir/cells.tsv" | awk '!seen[$0]++')
 	mapfile -t arms < <(cut -f2 "$mdir/cells.tsv" | awk '!seen[$0]++')

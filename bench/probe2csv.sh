@@ -5,7 +5,8 @@
 #                    with their header line printed in BEGIN)
 #   PREFIX-maps.csv  maps at exit: map,key,low,high,value; histogram buckets
 #                    have low/high bounds and the count as value, plain maps
-#                    an empty low/high
+#                    an empty low/high; and a last row lost_events,,,,N:
+#                    the events bpftrace's reader reported lost (0: none)
 set -eu
 
 in=$1 prefix=$2
@@ -28,5 +29,6 @@ mv "$prefix.csv.tmp" "$prefix.csv"
 			($v | to_entries[] | rows($map; .key; .value))
 		  else rows($map; ""; $v) end
 		| @csv' "$in"
+	jq -rn '[inputs | select(.type == "lost_events") | .data.events] | "lost_events,,,,\(add // 0)"' "$in"
 } >"$prefix-maps.csv.tmp"
 mv "$prefix-maps.csv.tmp" "$prefix-maps.csv"

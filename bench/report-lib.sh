@@ -41,23 +41,25 @@ run_id_of() {
 	printf '%s\n' "${id:-$(basename -- "$1")}"
 }
 
-# AWK_FMT: awk function fmt(x): a number for people, 4 significant digits
-# without exponent between 1e-3 and 1e7, integers as such, "-" for null
-# shellcheck disable=SC2016,SC2034 # awk, not shell; used by report.sh and compare.sh
-AWK_FMT='
-function fmt(x,    a, l, d, s) {
-	if (x == "" || x == "null" || x == "-") return "-"
-	x += 0; a = x < 0 ? -x : x
-	if (a == 0) return "0"
-	if (x == int(x) && a < 1e15) return sprintf("%d", x)
-	if (a >= 1e7 || a < 1e-3) return sprintf("%.4g", x)
-	l = log(a) / log(10); d = int(l); if (d > l) d--
-	d = 3 - d
-	if (d < 0) d = 0
-	s = sprintf("%." d "f", x)
-	if (s ~ /\./) { sub(/0+$/, "", s); sub(/\.$/, "", s) }
-	return s
-}'
+# The jq and awk programs of the report and the comparison: bench/report/
+REPORT_PROGS=$LAB_ROOT/bench/report
+
+# report_jq NAME [ARG...]: jq -r with the program bench/report/NAME.jq
+report_jq() {
+	local prog=$1
+	shift
+	jq -r -f "$REPORT_PROGS/$prog.jq" "$@"
+}
+
+# report_awk NAME...: awk on TSV (stdin to stdout) with the programs
+# bench/report/NAME.awk, in order (fmt and scale are libraries of the others)
+report_awk() {
+	local prog progs=()
+	for prog in "$@"; do
+		progs+=(-f "$REPORT_PROGS/$prog.awk")
+	done
+	awk -F '\t' -v OFS='\t' "${progs[@]}"
+}
 
 # --- one document in two formats ------------------------------------------
 # doc_begin MD HTML TITLE: start the two files (private temporary paths)
@@ -139,44 +141,8 @@ doc_pre() {
 doc_table() {
 	local tsv
 	tsv=$(cat)
-	printf '%s\n' "$tsv" | awk -F '\t' '
-		function cell(s) { gsub(/\|/, "\\|", s); return s == "" ? " " : s }
-		{
-			line = "|"
-			for (i = 1; i <= NF; i++) line = line " " cell($i) " |"
-			print line
-			if (NR == 1) {
-				line = "|"
-				for (i = 1; i <= NF; i++) line = line "---|"
-				print line
-			}
-		}
-		END { print "" }' >>"$DOC_MD"
-	printf '%s\n' "$tsv" | awk -F '\t' '
-		function esc(s) {
-			gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s)
-			return s
-		}
-		BEGIN { print "<table>" }
-		NR == 1 {
-			printf "<tr>"
-			for (i = 1; i <= NF; i++) printf "<th>%s</th>", esc($i)
-			print "</tr>"
-			next
-		}
-		{
-			printf "<tr>"
-			for (i = 1; i <= NF; i++) {
-				c = ""
-				if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?%?$/) c = " class=\"num\""
-				if ($i ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)? to [-+]?[0-9.]+(e[-+]?[0-9]+)?$/) c = " class=\"num\""
-				if ($i ~ /^(failed|missing|FAILED|not ok|NOT MET)/) c = " class=\"bad\""
-				if ($i == "significant") c = " class=\"sig\""
-				printf "<td%s>%s</td>", c, esc($i)
-			}
-			print "</tr>"
-		}
-		END { print "</table>" }' >>"$DOC_HTML"
+	printf '%s\n' "$tsv" | report_awk table-md >>"$DOC_MD"
+	printf '%s\n' "$tsv" | report_awk table-html >>"$DOC_HTML"
 }
 
 # doc_raw HTML: a piece of HTML layout (nothing in Markdown)

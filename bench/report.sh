@@ -50,21 +50,7 @@ fi
 # conformance FILE: "passed failed skipped planned results" of a TAP file's
 # top-level results, then the failing lines (any level) as "LINE: text"
 conformance() {
-	tr -d '\r' <"$1" | awk '
-		function directive(s) { return s ~ /#[ \t]*([Ss][Kk][Ii][Pp]|[Tt][Oo][Dd][Oo])/ }
-		/^[ \t]*(not )?ok([ \t]|$)/ {
-			top = $0 !~ /^[ \t]/
-			if (directive($0)) { if (top) s++; next }
-			if ($0 ~ /^[ \t]*not ok/) { bad[++nb] = NR ": " $0; if (top) f++ }
-			else if (top) p++
-			next
-		}
-		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
-		/^[ \t]*Bail out!/ { bad[++nb] = NR ": " $0 }
-		END {
-			printf "%d %d %d %s %d\n", p, f, s, plan == "" ? "-" : plan, p + f + s
-			for (i = 1; i <= nb; i++) print bad[i]
-		}'
+	tr -d '\r' <"$1" | awk -f "$REPORT_PROGS/conformance.awk"
 }
 
 # conformance_summary FILE: one line for tables
@@ -117,23 +103,6 @@ caption() {
 	return 0
 }
 
-# AWK_SCALE: pick(unit, maxabs) sets SF (divisor) and SU (unit) so that a
-# time (ns, us, ms, s; also ns/op and the like) reads in the largest unit
-# below its size: 123456 ns is 123.5 us
-# shellcheck disable=SC2016 # awk, not shell
-AWK_SCALE='
-function pick(unit, m,    base, rest, i, u, k) {
-	SF = 1; SU = unit; base = unit; rest = ""
-	if ((i = index(unit, "/")) > 0) { base = substr(unit, 1, i - 1); rest = substr(unit, i) }
-	split("ns us ms s", u, " ")
-	for (k = 1; k <= 4 && u[k] != base; k++) ;
-	if (k > 4) return
-	while (k < 4 && m >= 1000) { m /= 1000; SF *= 1000; k++ }
-	SU = u[k] rest
-}
-function sc(x) { return (x == "null" || x == "" || x == "-") ? "-" : fmt(x / SF) }
-function abs(x) { return x < 0 ? -x : x }'
-
 # headlines W: TSV of the workload's headline metrics (report.conf lines
 # "headline NAME [KEY=VALUE]..."): figure, params, n, value, 95% interval, unit
 headlines() {
@@ -142,27 +111,8 @@ headlines() {
 	[ -s "$tmp/hl" ] && [ -f "$d/summary.json" ] || return 0
 	printf 'headline\tparams\tn\tvalue\t95%% interval\tunit\n'
 	while IFS= read -r spec; do
-		jq -r --arg spec "$spec" '
-			($spec | split(" ") | map(select(length > 0))) as $s
-			| ($s[1:] | map(split("=") | {key: .[0], value: (.[1:] | join("="))}) | from_entries) as $want
-			| [.metrics[] | select(.name == $s[0])
-			   | select(.params as $p | $want | to_entries | all(.value == ($p[.key] // null)))] as $m
-			# params the spec fixed, or that all matches share, say nothing
-			| ([$m[].params | to_entries[]] | group_by(.key)
-			   | map(select(length == ($m | length) and (map(.value) | unique | length) == 1 and ($m | length) > 1))
-			   | map(.[0].key)) as $same
-			| $m[]
-			| [.name, ((.params // {}) | to_entries | map(select($want[.key] == null and (.key | IN($same[]) | not)))
-				| sort_by(.key) | map("\(.key)=\(.value)") | join(" ")),
-			   .n, .median, (.ci95.lo // null), (.ci95.hi // null), .unit]
-			| map(if . == null then "null" else tostring end) | @tsv' "$d/summary.json"
-	done <"$tmp/hl" | awk -F '\t' -v OFS='\t' "$AWK_FMT$AWK_SCALE"'
-		{
-			m = abs($4 == "null" ? 0 : $4)
-			pick($7, m)
-			ci = $5 == "null" ? "-" : sc($5) " to " sc($6)
-			print $1, $2, $3, sc($4), ci, SU
-		}'
+		report_jq headlines --arg spec "$spec" "$d/summary.json"
+	done <"$tmp/hl" | report_awk fmt scale headlines
 }
 
 # targets_tsv W: the workload's targets table, or nothing
@@ -170,65 +120,21 @@ targets_tsv() {
 	local f=$run/$1/targets.json
 	jq -e 'type == "array" and length > 0' "$f" >/dev/null 2>&1 || return 0
 	printf 'target\tmeasured\tlimit\tunit\tverdict\twhy\n'
-	jq -r 'sort_by(if .met == false then 0 elif .met == null then 1 else 2 end) | .[]
-		| [.target, .measured, .limit, .unit,
-		(if .met == true then "MET" elif .met == false then "NOT MET"
-		 else "not judged" end), .why]
-		| map(if . == null then "null" else tostring end) | @tsv' "$f" |
-		awk -F '\t' -v OFS='\t' "$AWK_FMT"'{ $2 = fmt($2); $3 = fmt($3); print }'
+	report_jq targets "$f" | report_awk fmt targets
 }
 
 # pivot W NAME KEY: the metric NAME with KEY's values as columns (medians,
 # one unit for the table, picked by the cells' geometric mean), other params
 # as rows
 pivot() {
-	jq -r --arg name "$2" --arg k "$3" '
-		def kv: to_entries | sort_by(.key) | map("\(.key)=\(.value)") | join(" ");
-		[.metrics[] | select(.name == $name)
-		 | . + {row: (.params | del(.[$k]) | kv), col: .params[$k]}] as $m
-		| ($m | map(.col) | unique
-			| sort_by(if test("^[0-9.]+$") then [0, tonumber] else [1, .] end)) as $cols
-		| ($m | reduce .[].row as $r ([]; if index([$r]) then . else . + [$r] end)) as $rows
-		| $m[0].unit,
-		  ([$k + " \u2192"] + $cols | @tsv),
-		  ($rows[] as $r | [$r] + [$cols[] as $c
-			| (first($m[] | select(.row == $r and .col == $c) | .median) // null)]
-			| map(if . == null then "null" else tostring end) | @tsv)' "$run/$1/summary.json" |
-		awk -F '\t' -v OFS='\t' "$AWK_FMT$AWK_SCALE"'
-			NR == 1 { unit = $0; next }
-			{
-				line[++n] = $0
-				if (n > 1) for (i = 2; i <= NF; i++) if ($i != "null" && $i != 0) { lg += log(abs($i)); nl++ }
-			}
-			END {
-				pick(unit, nl ? exp(lg / nl) : 0)
-				print "(" SU ")"
-				for (r = 1; r <= n; r++) {
-					nf = split(line[r], c, "\t")
-					if (r == 1) { c[1] = c[1] == "" ? " " : c[1] }
-					else for (i = 2; i <= nf; i++) c[i] = sc(c[i])
-					s = c[1]; for (i = 2; i <= nf; i++) s = s "\t" c[i]
-					print s
-				}
-			}'
+	report_jq pivot --arg name "$2" --arg k "$3" "$run/$1/summary.json" | report_awk fmt scale pivot
 }
 
 # details_tables W: one table per metric name, pivoted on the first
 # "columns" key of report.conf that the metric varies over
 details_tables() {
-	local w=$1 d=$run/$1 keys name k unit rows
-	keys=$(report_conf "$w" | awk '$1 == "columns" { $1 = ""; print }')
-	while IFS= read -r name; do
-		k=
-		for key in $keys; do
-			if jq -e --arg n "$name" --arg k "$key" '[.metrics[] | select(.name == $n)]
-				| all(.params[$k] != null) and (map(.params[$k]) | unique | length > 1)' \
-				"$d/summary.json" >/dev/null; then
-				k=$key
-				break
-			fi
-		done
-		[ -n "$k" ] || continue
+	local w=$1 name k unit rows
+	while IFS=$'\t' read -r name k; do
 		pivot "$w" "$name" "$k" >"$tmp/pivot"
 		unit=$(head -n 1 "$tmp/pivot")
 		rows=$(($(wc -l <"$tmp/pivot") - 2))
@@ -236,30 +142,14 @@ details_tables() {
 		doc_p "$name $unit, median per cell (n and intervals: all metrics below)"
 		tail -n +2 "$tmp/pivot" | doc_table
 		[ "$rows" -le "$FOLD_ROWS" ] || doc_details_end
-	done < <(jq -r '[.metrics[].name] | reduce .[] as $n ([]; if index([$n]) then . else . + [$n] end) | .[]' \
-		"$d/summary.json")
+	done < <(report_jq details --arg keys "$(report_conf "$w" | awk '$1 == "columns" { $1 = ""; print }')" \
+		"$run/$w/summary.json")
 }
 
 # all_metrics W: every metric with n, interval and spread
 all_metrics() {
 	printf 'metric\tparams\tunit\tn\tmedian\t95%% interval\tstddev%%\tmin\tmax\tp99\n'
-	jq -r '.metrics[] | [.name, ((.params // {}) | to_entries | sort_by(.key)
-		| map("\(.key)=\(.value)") | join(" ")), .unit, .n, .median,
-		(.ci95 | if . == null then null else "\(.lo)\u001f\(.hi)" end),
-		(if .stddev == null or .mean == null then null
-		 elif .stddev == 0 then 0
-		 elif .mean == 0 then null
-		 else .stddev / (if .mean < 0 then -.mean else .mean end) * 100 end),
-		.min, .max, .p99] | map(if . == null then "null" else tostring end) | @tsv' \
-		"$run/$1/summary.json" |
-		awk -F '\t' -v OFS='\t' "$AWK_FMT"'
-			{
-				for (i = 4; i <= NF; i++) if (i != 6 && i != 7) $i = fmt($i)
-				if ($6 == "null") $6 = "-"
-				else { split($6, ci, "\037"); $6 = fmt(ci[1]) " to " fmt(ci[2]) }
-				$7 = $7 == "null" ? "-" : sprintf("%.1f%%", $7)
-				print
-			}'
+	report_jq all-metrics "$run/$1/summary.json" | report_awk fmt all-metrics
 }
 
 # the workloads: those meta.json names, then other directories with results
@@ -288,9 +178,7 @@ n_ok=0 n_bad=0
 for w in "${workloads[@]}"; do
 	case $(workload_state "$run/$w") in ok) n_ok=$((n_ok + 1)) ;; *) n_bad=$((n_bad + 1)) ;; esac
 done
-read -r t_met t_not t_nj < <(cat "$run"/*/targets.json 2>/dev/null |
-	jq -rs '[.[] | arrays | .[]] | [(map(select(.met == true)) | length),
-		(map(select(.met == false)) | length), (map(select(.met == null)) | length)] | @tsv' 2>/dev/null ||
+read -r t_met t_not t_nj < <(cat "$run"/*/targets.json 2>/dev/null | report_jq verdicts -s 2>/dev/null ||
 	echo 0 0 0)
 what="profile $(meta_get "$run" profile), kernel $(meta_get "$run" kernel_flavour) $(meta_get "$run" kernel_version) (HZ $(meta_get "$run" hz)), $(meta_get "$run" accel), $(meta_get "$run" vcpus) vCPUs, started $(meta_get "$run" started)"
 doc_p "Run $id: $what. Targets: $t_met MET, $t_not NOT MET, $t_nj not judged."
@@ -493,8 +381,7 @@ elif ! jq -e 'type == "object"' "$run/meta.json" >/dev/null 2>&1; then
 else
 	{
 		printf 'key\tvalue\n'
-		jq -r 'to_entries[] | [.key, (.value | if type == "array" then join(" ")
-			elif type == "string" then . else tojson end)] | @tsv' "$run/meta.json"
+		report_jq metadata "$run/meta.json"
 	} | doc_table
 fi
 

@@ -72,17 +72,6 @@ spec_set image "${build[image]}"
 [ "$cmd" != shell ] || spec_set interactive 1
 spec_write "$rundir/run.spec"
 {
-	# (the environment the workloads' drivers read before the run spec)
-	printf 'export LAB_RUN_ID=%q LAB_PROFILE=%q LAB_TRACE=%q LAB_HOST_CPUS=%q\n' "$run_id" "$profile" "$trace" "$(nproc)"
-	# shellcheck disable=SC2016 # $LAB_OUT is the guest's
-	if [ -n "$(spec_get taprio.schedule)" ]; then
-		printf 'export LAB_TAPRIO_SCHEDULE="$LAB_OUT/taprio.sched"\n'
-	fi
-	# shellcheck disable=SC2016
-	if [ -n "$(spec_get taprio.tune)" ]; then
-		printf 'export LAB_TAPRIO_TUNE="$LAB_OUT/taprio-tune.sched" LAB_TAPRIO_TUNE_BOUND_US=%q LAB_TAPRIO_TUNE_NAME=%q\n' \
-			"$(spec_get taprio.tune_bound_us)" "$(spec_get taprio.tune_name)"
-	fi
 	if [ "$cmd" = shell ]; then
 		echo interactive
 	fi
@@ -138,6 +127,7 @@ write_meta() { # write_meta STATUS
 		--arg kernel_build_seconds "${build[build_seconds]}" \
 		--arg boot_seconds "${vm[boot_seconds]:-null}" \
 		--argjson options "$(workload_options)" \
+		--slurpfile host_load <(cat "$rundir/host-load.json" 2>/dev/null || echo null) \
 		--arg vm_seconds "${vm[vm_seconds]:-null}" \
 		--arg cmdline_extra "$(spec_get cmdline)" --arg sysctls "$(spec_get sysctls)" \
 		--arg fake "${LAB_TEST_FAKE_GUEST:-}" \
@@ -159,7 +149,7 @@ write_meta() { # write_meta STATUS
 			boot_seconds: ($boot_seconds | tonumber? // null),
 			vm_seconds: ($vm_seconds | tonumber? // null),
 			cmdline_extra: $cmdline_extra, sysctls: $sysctls,
-			workload_options: $options
+			workload_options: $options, host_load: $host_load[0]
 		} + (if $fake == "1" then {fake_guest: true} else {} end)' "${selected[@]}" | atomic_write "$rundir/meta.json"
 }
 
@@ -188,7 +178,10 @@ write_meta "$status"
 
 # Plots and report (bench/report.sh draws the figures first)
 log report "drawing plots and writing the report"
+t_report=$(now_ns)
 bench/report.sh "$rundir" >/dev/null || status=failed
+# the report's own time, for the comparisons' time split
+jq --argjson s "$(secs_since "$t_report")" '.report_seconds = $s' "$rundir/meta.json" | atomic_write "$rundir/meta.json"
 
 # Short summary
 echo
@@ -206,6 +199,8 @@ for w in "${selected[@]}"; do
 	printf '  %-12s %s, %s metrics%s\n' "$w" "$s" "$m" "$t"
 done
 [ ! -f "$rundir/failure.txt" ] || sed 's/^/  /' "$rundir/failure.txt"
+jq -r 'select(.busy == true) | "  warning: measured on a busy host: while the workloads ran, the rest of the host used \(.workloads.others_pct_median) % of its CPU (median; max \(.workloads.others_pct_max) %), load average up to \(.workloads.load1_max), \(.workloads.other_qemu_max) other QEMU: under TCG its stalls are in every timing figure (host-load.json)"' \
+	"$rundir/host-load.json" 2>/dev/null || true
 # the targets not met, one line each
 for w in "${selected[@]}"; do
 	[ -f "$rundir/$w/targets.json" ] || continue

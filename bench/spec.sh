@@ -58,14 +58,14 @@ spec_set() {
 }
 
 # spec_write FILE: SPEC into FILE, format_version first, then the keys in
-# order, atomically
+# order (an empty value is left out: spec_get reads it as absent), atomically
 spec_write() {
 	local tmp k
 	tmp=$(mktemp "$1.tmp.XXXXXX")
 	{
 		echo "format_version=$SPEC_FORMAT_VERSION"
 		for k in "${!SPEC[@]}"; do
-			[ "$k" = format_version ] || printf '%s=%s\n' "$k" "${SPEC[$k]}"
+			[ "$k" = format_version ] || [ -z "${SPEC[$k]}" ] || printf '%s=%s\n' "$k" "${SPEC[$k]}"
 		done | LC_ALL=C sort
 	} >"$tmp"
 	chmod 644 "$tmp"

@@ -18,14 +18,17 @@
 #
 # Two deadlines: the guest's PID 1 stops a job still running at
 # guest_deadline (counted from its own start) and powers off cleanly,
-# leaving guest/deadline-passed; the host stops QEMU at the deadline, for a
-# guest that cannot do even that.
+# leaving guest/deadline-passed; at the deadline the host presses the ACPI
+# power button (QEMU's system_powerdown), upon which PID 1 stops the job and
+# powers off cleanly too, and stops QEMU 20 s later, for a guest that cannot
+# do even that.
 # While the guest runs, its steps and phases are printed as they start and
 # end (bench/progress.sh, kept in RUN_DIR/progress.log), with the time left
 # estimated from the last run of the same kind (profile, kernel, boot options
 # and workloads).
-# Writes RUN_DIR/console.log and RUN_DIR/vm.env (accel, vcpus, mem_mb,
-# net_mode, qemu_version, boot_seconds). Exits 0 when the guest ran the whole
+# Writes RUN_DIR/console.log, RUN_DIR/vm.env (accel, vcpus, mem_mb,
+# net_mode, qemu_version, boot_seconds) and the host's load while the guest
+# ran (build/labhost: RUN_DIR/host-load.csv, host-load.json). Exits 0 when the guest ran the whole
 # job, every step exited 0 and the console shows no kernel warning, panic,
 # Oops, BUG or RCU stall; otherwise 1, with the reason in RUN_DIR/failure.txt.
 set -eu
@@ -61,6 +64,7 @@ fi
 # The network: taps in a private namespace, or none (the guest makes a veth)
 netns=
 wrapper=()
+mon=
 cleanup() {
 	if [ -n "${qpid:-}" ]; then
 		# QEMU itself when LAB_VM_WRAPPER runs it as a child
@@ -71,6 +75,7 @@ cleanup() {
 	if [ -n "$netns" ]; then
 		ip netns del "$netns" 2>/dev/null || true
 	fi
+	[ -z "$mon" ] || rm -rf "$mon"
 }
 trap cleanup EXIT
 trap 'log vm "interrupted"; exit 130' INT TERM
@@ -121,6 +126,11 @@ if [ "$interactive" = 1 ]; then
 	serial=(-serial mon:stdio)
 else
 	serial=(-serial "file:$rundir/console.log")
+	# QEMU's monitor on two FIFOs (outside the run folder, which the guest
+	# sees): the host presses the power button through it at the deadline
+	mon=$(mktemp -d)
+	mkfifo "$mon/monitor.in" "$mon/monitor.out"
+	serial+=(-monitor "pipe:$mon/monitor")
 fi
 
 qemu_version=$(qemu-system-x86_64 --version | head -1 | sed 's/.*version \([^ ]*\).*/\1/')
@@ -148,6 +158,9 @@ fi
 "${qemu[@]}" >"$rundir/qemu.log" 2>&1 </dev/null &
 qpid=$!
 progress_init "$rundir" "$t0" "$(progress_key)"
+# the host's load while the guest runs (host-load.csv; summed up below)
+"$LAB_ROOT/build/labhost" sample --pid "$qpid" --out "$rundir/host-load.csv" &
+hpid=$!
 
 # Wait for QEMU, watching the deadline; report the first guest command.
 # Under LAB_VM_WRAPPER the clock (deadline, boot time) starts when the
@@ -161,6 +174,7 @@ qemu_running() {
 }
 started=
 rc=0
+powered_off=no
 qemu_up=1
 [ "${#wrapper[@]}" -eq 0 ] || qemu_up=
 while kill -0 "$qpid" 2>/dev/null; do
@@ -180,6 +194,16 @@ while kill -0 "$qpid" 2>/dev/null; do
 	progress_poll
 	if [ "$(($(now_ns) - t0))" -ge "$((deadline * 1000000000))" ]; then
 		rc=124
+		# the power button first: a guest that still runs its PID 1 stops
+		# its job and powers off cleanly; QEMU is stopped 20 s later
+		# shellcheck disable=SC2016 # $1 is expanded by that bash
+		if timeout 5 bash -c 'echo system_powerdown >"$1"' _ "$mon/monitor.in" 2>/dev/null; then
+			for ((i = 0; i < 100; i++)); do
+				kill -0 "$qpid" 2>/dev/null || break
+				sleep 0.2
+			done
+			kill -0 "$qpid" 2>/dev/null || powered_off=yes
+		fi
 		[ "${#wrapper[@]}" -eq 0 ] || pkill -P "$qpid" 2>/dev/null || true
 		kill "$qpid" 2>/dev/null || true
 		break
@@ -194,6 +218,9 @@ qpid=
 [ "$rc" -eq 124 ] || rc=$wrc
 elapsed=$(secs_since "$t0")
 progress_done
+wait "$hpid" || log vm "labhost sample exited $?: no host load recorded"
+"$LAB_ROOT/build/labhost" summary --load "$rundir/host-load.csv" --progress "$rundir/progress.log" \
+	>"$rundir/host-load.json" || log vm "labhost summary failed: no host load summed up"
 
 boot_seconds=null
 if [ -f "$rundir/guest/first-step" ]; then
@@ -215,7 +242,11 @@ net_mode=$(cat "$rundir/guest/net_mode" 2>/dev/null || echo none)
 # Verdict: deadline, QEMU's exit, kernel trouble on the console, the job
 failures=()
 last_step=$(tr -d '\r' <"$rundir/console.log" 2>/dev/null | grep -ao 'lab-init: step [^:]*$' | tail -1 | cut -d' ' -f3)
-[ "$rc" -ne 124 ] || failures+=("guest hung: the deadline of ${deadline}s passed, QEMU was stopped")
+if [ "$rc" -eq 124 ] && [ "$powered_off" = yes ]; then
+	failures+=("guest hung: the deadline of ${deadline}s passed; the guest powered off when the host pressed its power button")
+elif [ "$rc" -eq 124 ]; then
+	failures+=("guest hung: the deadline of ${deadline}s passed, QEMU was stopped")
+fi
 [ ! -f "$rundir/guest/deadline-passed" ] ||
 	failures+=("guest hung: step '$last_step' was still running at the guest's deadline of ${guest_deadline}s; the guest stopped it and powered off")
 [ "$rc" -eq 124 ] || [ "$rc" -eq 0 ] || failures+=("QEMU exited with $rc: $(tail -3 "$rundir/qemu.log" | tr '\n' ' ')")

@@ -10,8 +10,10 @@
  * kernel/guest-job.sh with bash as its child.
  *
  * It stays PID 1 to the end: it reaps every orphan, and when the job runner
- * exits, or the job's deadline passes, it stops every process left, syncs
- * and powers off with reboot(2) itself. Nothing else runs while the kernel
+ * exits, the job's deadline passes or the ACPI power button is pressed (the
+ * host's QEMU system_powerdown, sent when its own deadline passes), it stops
+ * every process left, syncs (for a bounded time) and powers off with
+ * reboot(2) itself. Nothing else runs while the kernel
  * takes the CPUs offline. (An asynchronous power-off, sysrq 'o' from a bash
  * PID 1 that then ran sleep, raced with that fork: "Unexpected reschedule of
  * offline CPU" and a WARNING in native_smp_send_reschedule.)
@@ -25,14 +27,18 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/input.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +49,11 @@
 #define P9_OPTS "trans=virtio,version=9p2000.L,msize=262144"
 /* How long processes left at the end get after SIGTERM, then after SIGKILL */
 #define GRACE_MS 2000
+/* How long the sync before the power-off may take */
+#define SYNC_MS 10000
+/* The input devices searched for the power button */
+#define MAX_EVENT_DEVICES 32
+#define LONG_BITS (8 * sizeof(long))
 
 struct lab_mount {
 	const char *source, *target, *type;
@@ -142,20 +153,65 @@ static void mark_deadline_passed(void)
 }
 
 /*
- * Wait for @job, reaping orphans, until it exits or @deadline_ms (0: none)
- * passes. SIGCHLD is blocked and taken with sigtimedwait(), so the guest gets
- * no wake-up but a child's exit, and no signal is lost between checks.
+ * The input device of the ACPI power button (one with KEY_POWER), opened
+ * without blocking, or -1 when there is none
  */
-static void wait_job(pid_t job, long long deadline_ms)
+static int open_power_button(void)
 {
+	unsigned long keys[KEY_MAX / LONG_BITS + 1];
+	char path[64];
+	int i, fd;
+
+	for (i = 0; i < MAX_EVENT_DEVICES; i++) {
+		snprintf(path, sizeof(path), "/dev/input/event%d", i);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		memset(keys, 0, sizeof(keys));
+		if (ioctl(fd, EVIOCGBIT(EV_KEY, sizeof(keys)), keys) >= 0 &&
+		    (keys[KEY_POWER / LONG_BITS] >> (KEY_POWER % LONG_BITS) & 1))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* Read what @fd has: true when the power button was pressed */
+static bool power_pressed(int fd)
+{
+	struct input_event ev[16];
+	bool pressed = false;
+	ssize_t r;
+	size_t i;
+
+	while ((r = read(fd, ev, sizeof(ev))) > 0)
+		for (i = 0; i < (size_t)r / sizeof(ev[0]); i++)
+			if (ev[i].type == EV_KEY && ev[i].code == KEY_POWER && ev[i].value)
+				pressed = true;
+	return pressed;
+}
+
+/*
+ * Wait for @job, reaping orphans, until it exits, @deadline_ms (0: none)
+ * passes or the power button (@button, -1: none) is pressed. SIGCHLD is
+ * blocked and read from a signalfd, so the guest gets no wake-up but a
+ * child's exit or the button, and no exit is lost between checks.
+ */
+static void wait_job(pid_t job, long long deadline_ms, int button)
+{
+	struct signalfd_siginfo si;
 	sigset_t chld;
-	int st;
+	int st, sfd;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
+	sfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (sfd < 0)
+		perror("lab-init: signalfd (children are reaped every 100 ms)");
 	for (;;) {
-		struct timespec left;
-		long long ms;
+		struct pollfd p[2] = { { .fd = sfd, .events = POLLIN },
+				       { .fd = button, .events = POLLIN } };
+		long long ms = -1;
 		pid_t pid;
 
 		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
@@ -165,23 +221,32 @@ static void wait_job(pid_t job, long long deadline_ms)
 				printf("lab-init: job runner exited %d\n", WEXITSTATUS(st));
 			else
 				printf("lab-init: job runner killed by signal %d\n", WTERMSIG(st));
-			return;
+			goto out;
 		}
 		if (pid < 0 && errno == ECHILD)
-			return;
-		if (!deadline_ms) {
-			sigwaitinfo(&chld, NULL);
-			continue;
+			goto out;
+		if (deadline_ms) {
+			ms = deadline_ms - now_ms();
+			if (ms <= 0) {
+				mark_deadline_passed();
+				goto out;
+			}
 		}
-		ms = deadline_ms - now_ms();
-		if (ms <= 0) {
-			mark_deadline_passed();
-			return;
+		if (sfd < 0 && (ms < 0 || ms > 100))
+			ms = 100;
+		/* a negative fd is left out by poll() */
+		if (poll(p, 2, ms > INT32_MAX ? INT32_MAX : (int)ms) < 0 && errno != EINTR)
+			perror("lab-init: poll");
+		while (sfd >= 0 && read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+			;
+		if (button >= 0 && (p[1].revents & POLLIN) && power_pressed(button)) {
+			printf("lab-init: the power button was pressed; stopping the job\n");
+			goto out;
 		}
-		left.tv_sec = ms / 1000;
-		left.tv_nsec = (ms % 1000) * 1000000;
-		sigtimedwait(&chld, NULL, &left);
 	}
+out:
+	if (sfd >= 0)
+		close(sfd);
 }
 
 /* Reap children for up to @ms; true when none is left */
@@ -202,6 +267,27 @@ static bool reap_all(long long ms)
 	}
 }
 
+/*
+ * sync(2) in a child, waited for at most SYNC_MS: over a 9p share that no
+ * longer answers it would block for ever, and the power-off with it
+ */
+static void sync_bounded(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		sync();
+		_exit(0);
+	}
+	if (pid < 0) {
+		perror("lab-init: fork for sync (powering off without it)");
+		return;
+	}
+	if (!reap_all(SYNC_MS))
+		printf("lab-init: sync did not finish in %d ms; powering off without it\n",
+		       SYNC_MS);
+}
+
 /* Stop every process but this one: SIGTERM, then SIGKILL */
 static void stop_all(void)
 {
@@ -219,6 +305,7 @@ int main(void)
 	long long deadline_ms = 0;
 	unsigned int deadline;
 	sigset_t chld;
+	int button;
 	pid_t job;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -234,15 +321,25 @@ int main(void)
 	deadline = read_deadline();
 	if (deadline)
 		deadline_ms = now_ms() + deadline * 1000LL;
+	button = open_power_button();
+	if (button < 0)
+		printf("lab-init: no power button (CONFIG_ACPI_BUTTON, CONFIG_INPUT_EVDEV): "
+		       "the host's system_powerdown is not heard\n");
 	job = start_job();
 	if (job > 0)
-		wait_job(job, deadline_ms);
+		wait_job(job, deadline_ms, button);
 	stop_all();
-	sync();
+	sync_bounded();
 	printf("lab-init: powering off\n");
+	/*
+	 * reboot(RB_POWER_OFF) does not return. When the machine cannot power
+	 * off, the kernel ends the calling process instead, and the end of PID
+	 * 1 is a kernel panic ("Attempted to kill init!"), after which QEMU
+	 * exits (panic=-1 and -no-reboot, bench/vm.sh). It returns only when
+	 * this process may not power the machine off (EPERM): returning from
+	 * main then ends PID 1, with the same panic.
+	 */
 	reboot(RB_POWER_OFF);
-	/* PID 1 must not exit: that is a panic. The host's deadline ends QEMU. */
 	perror("lab-init: reboot(RB_POWER_OFF)");
-	for (;;)
-		pause();
+	return 1;
 }

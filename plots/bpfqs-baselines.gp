@@ -8,12 +8,12 @@
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'
 
-stats data using 5 skip 1 nooutput
+stats data using "n" nooutput
 nmin = STATS_min
-sel(p, m, o) = strcol(1) eq p && strcol(2) eq m && strcol(3) eq o
+sel(p, m, o) = strcol("path") eq p && strcol("map") eq m && strcol("op") eq o
 pos(y) = y > 0 ? y : NaN
-stats data using (pos($7)) skip 1 nooutput name 'LO'
-stats data using (pos($8)) skip 1 nooutput name 'HI'
+stats data using (pos(column("ci_lo"))) nooutput name 'LO'
+stats data using (pos(column("ci_hi"))) nooutput name 'HI'
 
 set title 'Baselines: array and hash maps against the queue, per operation by value size, user space against in-program'
 set xlabel 'value size [bytes]'
@@ -31,12 +31,12 @@ set bmargin 5
 set style line 7 lc rgb '#999999' lw 1.5 pt 1 ps 0.6
 maps = 'array array hash hash'
 ops = 'update lookup update lookup_delete'
-plot for [i=1:4] data using 4:(sel('user', word(maps, i), word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
+plot for [i=1:4] data using "value_size":(sel('user', word(maps, i), word(ops, i)) ? pos(column("median")) : NaN):(pos(column("ci_lo"))):(pos(column("ci_hi"))) \
 	with yerrorlines ls i title 'user space: '.word(maps, i).' '.word(ops, i), \
-     for [i=1:4] data using 4:(sel('prog', word(maps, i), word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
+     for [i=1:4] data using "value_size":(sel('prog', word(maps, i), word(ops, i)) ? pos(column("median")) : NaN):(pos(column("ci_lo"))):(pos(column("ci_hi"))) \
 	with yerrorlines ls i dt 2 title 'in-program: '.word(maps, i).' '.word(ops, i), \
-     data using 4:(sel('user', 'queue', 'push') ? pos($6) : NaN) skip 1 with linespoints ls 7 title 'user space: queue push', \
-     data using 4:(sel('prog', 'queue', 'push') ? pos($6) : NaN) skip 1 with linespoints ls 7 dt 2 title 'in-program: queue push'
+     data using "value_size":(sel('user', 'queue', 'push') ? pos(column("median")) : NaN) with linespoints ls 7 title 'user space: queue push', \
+     data using "value_size":(sel('prog', 'queue', 'push') ? pos(column("median")) : NaN) with linespoints ls 7 dt 2 title 'in-program: queue push'
 
 out = rundir.'/bpfqs/baselines'
 @save

@@ -8,10 +8,10 @@
 load 'plots/common.gp'
 data = rundir.'/bpfqs/contention.csv'
 
-stats data using 4 skip 1 nooutput
+stats data using "n" nooutput
 nmin = STATS_min
-stats data using 2 skip 1 nooutput name 'P'
-sel(m, s) = strcol(1) eq m && strcol(3) eq s
+stats data using "threads" nooutput name 'P'
+sel(m, s) = strcol("map") eq m && strcol("shared") eq s
 
 set title 'Contention: push+pop throughput against threads, one shared map against a map per thread (wall clock)'
 set xlabel 'threads (one per vCPU, at most the host CPUs)'
@@ -24,14 +24,14 @@ set key top left maxrows 4
 set label 1 sprintf('median of %d windows per point; bars: 95 %% interval of the median; push and pop count one operation each; wall clock includes the time the host takes the vCPUs away', nmin) \
 	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
 set bmargin 5
-plot data using 2:(sel('queue', 'yes') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 1 title 'queue, shared: all threads', \
-     data using 2:(sel('queue', 'no') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 1 dt 2 title 'queue, per-thread maps: all threads', \
-     data using 2:(sel('stack', 'yes') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 2 title 'stack, shared: all threads', \
-     data using 2:(sel('stack', 'no') ? $5 : NaN):6:7 skip 1 with yerrorlines ls 2 dt 2 title 'stack, per-thread maps: all threads', \
-     data using 2:(sel('queue', 'yes') ? $9 : NaN) skip 1 with linespoints ls 3 title 'queue, shared: per thread (median)', \
-     data using 2:(sel('queue', 'no') ? $9 : NaN) skip 1 with linespoints ls 3 dt 2 title 'queue, per-thread maps: per thread', \
-     data using 2:(sel('stack', 'yes') ? $9 : NaN) skip 1 with linespoints ls 4 title 'stack, shared: per thread (median)', \
-     data using 2:(sel('stack', 'no') ? $9 : NaN) skip 1 with linespoints ls 4 dt 2 title 'stack, per-thread maps: per thread'
+plot data using "threads":(sel('queue', 'yes') ? column("median") : NaN):"ci_lo":"ci_hi" with yerrorlines ls 1 title 'queue, shared: all threads', \
+     data using "threads":(sel('queue', 'no') ? column("median") : NaN):"ci_lo":"ci_hi" with yerrorlines ls 1 dt 2 title 'queue, per-thread maps: all threads', \
+     data using "threads":(sel('stack', 'yes') ? column("median") : NaN):"ci_lo":"ci_hi" with yerrorlines ls 2 title 'stack, shared: all threads', \
+     data using "threads":(sel('stack', 'no') ? column("median") : NaN):"ci_lo":"ci_hi" with yerrorlines ls 2 dt 2 title 'stack, per-thread maps: all threads', \
+     data using "threads":(sel('queue', 'yes') ? column("thread_median") : NaN) with linespoints ls 3 title 'queue, shared: per thread (median)', \
+     data using "threads":(sel('queue', 'no') ? column("thread_median") : NaN) with linespoints ls 3 dt 2 title 'queue, per-thread maps: per thread', \
+     data using "threads":(sel('stack', 'yes') ? column("thread_median") : NaN) with linespoints ls 4 title 'stack, shared: per thread (median)', \
+     data using "threads":(sel('stack', 'no') ? column("thread_median") : NaN) with linespoints ls 4 dt 2 title 'stack, per-thread maps: per thread'
 
 out = rundir.'/bpfqs/contention'
 @save

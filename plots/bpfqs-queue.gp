@@ -8,13 +8,13 @@ load 'plots/common.gp'
 data = rundir.'/bpfqs/ns-per-op.csv'
 map = 'queue'
 
-stats data using 5 skip 1 nooutput
+stats data using "n" nooutput
 nmin = STATS_min
-sel(p, o) = strcol(1) eq p && strcol(2) eq map && strcol(3) eq o
+sel(p, o) = strcol("path") eq p && strcol("map") eq map && strcol("op") eq o
 pos(y) = y > 0 ? y : NaN
 # y range: the drawn values, with room for the legend above
-stats data using (strcol(2) eq map ? pos($7) : NaN) skip 1 nooutput name 'LO'
-stats data using (strcol(2) eq map ? pos($8) : NaN) skip 1 nooutput name 'HI'
+stats data using (strcol("map") eq map ? pos(column("ci_lo")) : NaN) nooutput name 'LO'
+stats data using (strcol("map") eq map ? pos(column("ci_hi")) : NaN) nooutput name 'HI'
 set yrange [LO_min / 1.5 : HI_max * 8]
 
 set title 'BPF '.map.' map: cost per operation by value size, user space (syscall) against in-program (helper)'
@@ -30,11 +30,11 @@ set label 1 sprintf('median of all %d batches per point (none left out); bars: 9
 	at screen 0.01, 0.015 left font ',8' tc rgb '#444444'
 set bmargin 5
 ops = 'push peek pop'
-plot for [i=1:3] data using 4:(sel('user', word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
+plot for [i=1:3] data using "value_size":(sel('user', word(ops, i)) ? pos(column("median")) : NaN):(pos(column("ci_lo"))):(pos(column("ci_hi"))) \
 	with yerrorlines ls i title 'user space: '.word(ops, i), \
-     for [i=1:3] data using 4:(sel('prog', word(ops, i)) ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
+     for [i=1:3] data using "value_size":(sel('prog', word(ops, i)) ? pos(column("median")) : NaN):(pos(column("ci_lo"))):(pos(column("ci_hi"))) \
 	with yerrorlines ls i dt 2 title 'in-program: '.word(ops, i), \
-     data using 4:(sel('prog', 'push_pop') ? pos($6) : NaN):(pos($7)):(pos($8)) skip 1 \
+     data using "value_size":(sel('prog', 'push_pop') ? pos(column("median")) : NaN):(pos(column("ci_lo"))):(pos(column("ci_hi"))) \
 	with yerrorlines ls 4 dt 3 title 'in-program: push+pop pair'
 
 out = rundir.'/bpfqs/queue'

@@ -8,12 +8,12 @@
 load 'plots/common.gp'
 data = rundir.'/bpfqs/ratio.csv'
 
-stats data using ($4 > 0 ? $4 : NaN) skip 1 nooutput
+stats data using (column("n") > 0 ? column("n") : NaN) nooutput
 nmin = STATS_min
-sel(m, o) = strcol(1) eq m && strcol(2) eq o
+sel(m, o) = strcol("map") eq m && strcol("op") eq o
 pos(y) = y > 0 ? y : NaN
-stats data using (pos($8)) skip 1 nooutput name 'LO'
-stats data using (pos($9)) skip 1 nooutput name 'HI'
+stats data using (pos(column("ratio_lo"))) nooutput name 'LO'
+stats data using (pos(column("ratio_hi"))) nooutput name 'HI'
 
 set title 'Syscall path against in-program path: ratio of the ns per operation, by value size'
 set xlabel 'value size [bytes]'
@@ -33,11 +33,11 @@ set bmargin 6
 qsops = 'push peek pop'
 bmaps = 'array hash hash'
 bops = 'update update lookup_delete'
-plot for [i=1:3] data using 3:(sel('queue', word(qsops, i)) ? pos($7) : NaN):(pos($8)):(pos($9)) skip 1 \
+plot for [i=1:3] data using "value_size":(sel('queue', word(qsops, i)) ? pos(column("ratio")) : NaN):(pos(column("ratio_lo"))):(pos(column("ratio_hi"))) \
 	with yerrorlines ls i title 'queue '.word(qsops, i), \
-     for [i=1:3] data using 3:(sel('stack', word(qsops, i)) ? pos($7) : NaN):(pos($8)):(pos($9)) skip 1 \
+     for [i=1:3] data using "value_size":(sel('stack', word(qsops, i)) ? pos(column("ratio")) : NaN):(pos(column("ratio_lo"))):(pos(column("ratio_hi"))) \
 	with yerrorlines ls i dt 2 title 'stack '.word(qsops, i), \
-     for [i=1:3] data using 3:(sel(word(bmaps, i), word(bops, i)) ? pos($7) : NaN):(pos($8)):(pos($9)) skip 1 \
+     for [i=1:3] data using "value_size":(sel(word(bmaps, i), word(bops, i)) ? pos(column("ratio")) : NaN):(pos(column("ratio_lo"))):(pos(column("ratio_hi"))) \
 	with yerrorlines ls (i + 3) dt 3 title word(bmaps, i).' '.word(bops, i)
 
 out = rundir.'/bpfqs/ratio'

@@ -18,6 +18,9 @@ set output '/dev/null'
 set encoding utf8
 set termoption noenhanced
 set datafile separator comma
+# every input has a header line: columns are read by name (column("name"),
+# strcol("name"), using "name"), never by number
+set datafile columnheaders
 set style line 1 lc rgb '#4477aa' lw 2 pt 7 ps 0.8
 set style line 2 lc rgb '#ee6677' lw 2 pt 5 ps 0.8
 set style line 3 lc rgb '#228833' lw 2 pt 9 ps 0.8

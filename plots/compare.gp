@@ -22,15 +22,15 @@ set boxwidth 0.6
 set xtics rotate by -25 left
 set key off
 set xzeroaxis lt 1 lc rgb '#444444'
-stats data using 2 skip 1 nooutput
+stats data using "change" nooutput
 set xrange [-0.6:STATS_records - 0.4]
 set offsets 0, 0, graph 0.1, graph 0.1
 lbl(m) = m == m ? sprintf('%+.1f%%', m) : ''
 # the invisible points at 0 keep 0 inside the autoscaled y range
-plot data using 0:2:($5 > 0 ? 0xee6677 : 0x4477aa):xtic(1) skip 1 with boxes lc rgb variable, \
-     '' using 0:(0) skip 1 with points pt -1, \
-     '' using 0:2:3:4 skip 1 with yerrorbars lc rgb '#222222' lw 1.5 ps 0, \
-     '' using 0:2:(lbl($2)) skip 1 with labels offset 0, 0.8 font ',8'
+plot data using 0:"change":(column("changed") > 0 ? 0xee6677 : 0x4477aa):xtic(strcol("params")) with boxes lc rgb variable, \
+     '' using 0:(0) with points pt -1, \
+     '' using 0:"change":"lo":"hi" with yerrorbars lc rgb '#222222' lw 1.5 ps 0, \
+     '' using 0:"change":(lbl(column("change"))) with labels offset 0, 0.8 font ',8'
 
 out = rundir.'/compare-'.metric
 @save

@@ -5,7 +5,7 @@
 # into quarter-octave bins (4 per doubling), drawn at the bin's lower bound.
 # The histogram ends at 100 ms (cyclictest -h 100000): wake-ups later than
 # that are cyclictest's overflows, counted in summary.json at the thread's max.
-# caption: the tail of the busy curve against the idle one is the wake-up latency the user observer and hr_pattern cannot beat in this guest
+# caption: the tail of the busy curve against the idle one is the wake-up latency the user observer and abs_pattern cannot beat in this guest
 # input: ledjitter/cyclictest-idle.csv
 # input: ledjitter/cyclictest-busy.csv
 load 'plots/common.gp'
@@ -17,9 +17,9 @@ set logscale xy
 set format x '%g'
 set format y '%g'
 set key top right
-plot rundir.'/ledjitter/cyclictest-idle.csv' skip 1 using (bin($1)):2 smooth frequency \
+plot rundir.'/ledjitter/cyclictest-idle.csv' using (bin(column("latency_us"))):"count" smooth frequency \
 	with steps ls 1 title 'idle guest', \
-     rundir.'/ledjitter/cyclictest-busy.csv' skip 1 using (bin($1)):2 smooth frequency \
+     rundir.'/ledjitter/cyclictest-busy.csv' using (bin(column("latency_us"))):"count" smooth frequency \
 	with steps ls 2 title 'busy guest (a CPU hog per vCPU + iperf3)'
 out = rundir.'/ledjitter/cyclictest'
 @save

@@ -1,13 +1,13 @@
 # ledjitter: cumulative drift over cycles (kernel observer, idle guest): the
 # error of the first step of every cycle of the square wave, for each step
-# duration that ran, pattern against hr_pattern. pattern's error grows with
-# every cycle; hr_pattern's stays at its lateness. The slope of each, with
+# duration that ran, pattern against abs_pattern. pattern's error grows with
+# every cycle; abs_pattern's stays at its lateness. The slope of each, with
 # its interval, is drift_ms_per_1000_steps in summary.json.
-# caption: pattern climbs with every cycle (drift), hr_pattern should stay flat; a slope in hr_pattern means the timeline slipped
+# caption: pattern climbs with every cycle (drift), abs_pattern should stay flat; a slope in abs_pattern means the timeline slipped
 # input: ledjitter/drift.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/drift.csv'
-sel(mode, step) = (strcol(1) eq mode && column(2) == step && strcol(3) eq 'idle' && strcol(4) eq 'kernel')
+sel(mode, step) = (strcol("mode") eq mode && column("step_ms") == step && strcol("load") eq 'idle' && strcol("observer") eq 'kernel')
 clamp(x) = (abs(x) < 0.01 ? 0.01 : abs(x))
 colour(s) = (s eq '1' ? '#ee6677' : s eq '5' ? '#aa3377' : s eq '10' ? '#ccbb44' : \
 	     s eq '50' ? '#228833' : '#4477aa')
@@ -15,7 +15,7 @@ colour(s) = (s eq '1' ? '#ee6677' : s eq '5' ? '#aa3377' : s eq '10' ? '#ccbb44'
 steps = ''
 do for [s in '1 5 10 50 100'] {
 	undefine STATS_records
-	stats data skip 1 using (strcol(3) eq 'idle' && column(2) == s + 0 ? 1 : NaN) nooutput
+	stats data using (strcol("load") eq 'idle' && column("step_ms") == s + 0 ? 1 : NaN) nooutput
 	if (exists("STATS_records") && STATS_records > 0) { steps = steps.' '.s }
 }
 set title 'ledjitter: cumulative drift over cycles, idle guest, kernel observer'
@@ -25,11 +25,11 @@ set logscale y
 set format y '%g'
 set yrange [0.01:1e6]
 set key top left maxrows 5
-plot for [s in steps] data skip 1 \
-	using (sel('pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \
+plot for [s in steps] data \
+	using (sel('pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
 	lw 2 dt 1 lc rgb colour(s) title sprintf('pattern, %s ms', s), \
-     for [s in steps] data skip 1 \
-	using (sel('hr_pattern', s + 0) ? column(5) : NaN):(clamp(column(6))) with lines \
-	lw 1 dt 1 lc rgb colour(s) title sprintf('hr_pattern, %s ms (thin line)', s)
+     for [s in steps] data \
+	using (sel('abs_pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
+	lw 1 dt 1 lc rgb colour(s) title sprintf('abs_pattern, %s ms (thin line)', s)
 out = rundir.'/ledjitter/drift'
 @save

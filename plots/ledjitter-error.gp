@@ -1,14 +1,14 @@
-# ledjitter: interval error against time, pattern against hr_pattern (10 ms
+# ledjitter: interval error against time, pattern against abs_pattern (10 ms
 # steps, idle guest), both observers: each observed interval between two
 # consecutive changes minus the 10 ms asked for (the headline metric
 # interval_error_us). pattern's intervals sit a tick-rounding above 0 (the
-# jiffies model: +6 ms at HZ=250); hr_pattern's scatter around 0 by its
+# jiffies model: +6 ms at HZ=250); abs_pattern's scatter around 0 by its
 # lateness jitter. Drift is not here: see ledjitter/drift.
-# caption: each interval minus the 10 ms asked: pattern sits a tick-rounding above 0, hr_pattern should scatter around 0; spikes are host stalls
+# caption: each interval minus the 10 ms asked: pattern sits a tick-rounding above 0, abs_pattern should scatter around 0; spikes are host stalls
 # input: ledjitter/errors.csv
 load 'plots/common.gp'
 data = rundir.'/ledjitter/errors.csv'
-sel(mode, obs) = (strcol(1) eq mode && column(2) == 10 && strcol(3) eq 'idle' && strcol(4) eq obs)
+sel(mode, obs) = (strcol("mode") eq mode && column("step_ms") == 10 && strcol("load") eq 'idle' && strcol("observer") eq obs)
 set title 'ledjitter: interval error (observed - asked) against time, 10 ms steps, idle guest'
 set xlabel 'ideal time of the step from the pattern start [s]'
 set ylabel 'interval error [ms] (observed interval - 10 ms)'
@@ -16,13 +16,13 @@ set yrange [-10:30]
 set key top right
 set label 1 'points outside -10..30 ms are clipped; summary.json has the max' \
 	at graph 0.01, graph 0.03 font ',8' tc rgb '#666666'
-plot data skip 1 using (sel('pattern', 'kernel') ? column(6) : NaN):8 \
+plot data using (sel('pattern', 'kernel') ? column("t_ideal_s") : NaN):"interval_err_ms" \
 	with points ls 2 pt 7 ps 0.4 title 'pattern (jiffies timer), kernel observer', \
-     data skip 1 using (sel('pattern', 'user') ? column(6) : NaN):8 \
+     data using (sel('pattern', 'user') ? column("t_ideal_s") : NaN):"interval_err_ms" \
 	with points ls 4 pt 1 ps 0.5 title 'pattern, user observer (uleds reads)', \
-     data skip 1 using (sel('hr_pattern', 'kernel') ? column(6) : NaN):8 \
-	with points ls 1 pt 7 ps 0.4 title 'hr_pattern (absolute hrtimer), kernel observer', \
-     data skip 1 using (sel('hr_pattern', 'user') ? column(6) : NaN):8 \
-	with points ls 5 pt 1 ps 0.5 title 'hr_pattern, user observer (uleds reads)'
+     data using (sel('abs_pattern', 'kernel') ? column("t_ideal_s") : NaN):"interval_err_ms" \
+	with points ls 1 pt 7 ps 0.4 title 'abs_pattern (absolute hrtimer), kernel observer', \
+     data using (sel('abs_pattern', 'user') ? column("t_ideal_s") : NaN):"interval_err_ms" \
+	with points ls 5 pt 1 ps 0.5 title 'abs_pattern, user observer (uleds reads)'
 out = rundir.'/ledjitter/error'
 @save

@@ -10,11 +10,10 @@
 # input: routedump/cpu-share.csv
 load 'plots/common.gp'
 data = rundir.'/routedump/cpu-share.csv'
-# columns: 1 family 2 routes 3 mode 4 mode_index 6 dumps 7 ticks 9 share 10 lo 11 hi 12 user_ms 13 sys_ms
-stats data using 2 skip 1 nooutput
+stats data using "routes" nooutput
 size = STATS_max
-ok(f) = strcol(1) eq f && $2 == size
-x(f) = ($4 == 0 ? 0 : 1) + (f eq 'ipv4' ? -0.2 : 0.2)
+ok(f) = strcol("family") eq f && column("routes") == size
+x(f) = (column("mode_index") == 0 ? 0 : 1) + (f eq 'ipv4' ? -0.2 : 0.2)
 w = 0.18
 set title sprintf('routedump: CPU time per dump, system and user, at %d routes (the CPU pass; means per dump)', size)
 set ylabel 'CPU time per dump [ms]'
@@ -26,15 +25,15 @@ set xtics ('legacy_userfilter (1%%)' 0, 'strict_all' 1)
 set style fill solid 0.8 border -1
 set key top left
 lab(s, lo, hi, d, t) = sprintf("user %.1f%%\n[%.1f, %.1f]\n%.0f dumps, %.0f ticks", 100 * s, 100 * lo, 100 * hi, d, t)
-plot data skip 1 using (ok('ipv4') ? x('ipv4') : NaN):13:(x('ipv4') - w):(x('ipv4') + w):(0):13 \
+plot data using (ok('ipv4') ? x('ipv4') : NaN):"sys_ms_per_dump":(x('ipv4') - w):(x('ipv4') + w):(0):"sys_ms_per_dump" \
 	with boxxyerror ls 1 fs solid 0.8 title 'system, IPv4', \
-     data skip 1 using (ok('ipv4') ? x('ipv4') : NaN):($12 + $13):(x('ipv4') - w):(x('ipv4') + w):13:($12 + $13) \
+     data using (ok('ipv4') ? x('ipv4') : NaN):(column("user_ms_per_dump") + column("sys_ms_per_dump")):(x('ipv4') - w):(x('ipv4') + w):"sys_ms_per_dump":(column("user_ms_per_dump") + column("sys_ms_per_dump")) \
 	with boxxyerror ls 2 fs solid 0.8 title 'user, IPv4', \
-     data skip 1 using (ok('ipv6') ? x('ipv6') : NaN):13:(x('ipv6') - w):(x('ipv6') + w):(0):13 \
+     data using (ok('ipv6') ? x('ipv6') : NaN):"sys_ms_per_dump":(x('ipv6') - w):(x('ipv6') + w):(0):"sys_ms_per_dump" \
 	with boxxyerror ls 1 fs pattern 4 title 'system, IPv6', \
-     data skip 1 using (ok('ipv6') ? x('ipv6') : NaN):($12 + $13):(x('ipv6') - w):(x('ipv6') + w):13:($12 + $13) \
+     data using (ok('ipv6') ? x('ipv6') : NaN):(column("user_ms_per_dump") + column("sys_ms_per_dump")):(x('ipv6') - w):(x('ipv6') + w):"sys_ms_per_dump":(column("user_ms_per_dump") + column("sys_ms_per_dump")) \
 	with boxxyerror ls 2 fs pattern 5 title 'user, IPv6', \
-     data skip 1 using (ok('ipv4') ? x('ipv4') : NaN):($12 + $13):(lab($9, $10, $11, $6, $7)) with labels offset 0, 2 font ',7' notitle, \
-     data skip 1 using (ok('ipv6') ? x('ipv6') : NaN):($12 + $13):(lab($9, $10, $11, $6, $7)) with labels offset 0, 2 font ',7' notitle
+     data using (ok('ipv4') ? x('ipv4') : NaN):(column("user_ms_per_dump") + column("sys_ms_per_dump")):(lab(column("user_share"), column("user_share_lo"), column("user_share_hi"), column("dumps"), column("ticks"))) with labels offset 0, 2 font ',7' notitle, \
+     data using (ok('ipv6') ? x('ipv6') : NaN):(column("user_ms_per_dump") + column("sys_ms_per_dump")):(lab(column("user_share"), column("user_share_lo"), column("user_share_hi"), column("dumps"), column("ticks"))) with labels offset 0, 2 font ',7' notitle
 out = rundir.'/routedump/cpu'
 @save

@@ -14,15 +14,14 @@ load 'plots/common.gp'
 data = rundir.'/routedump/dump-stats.csv'
 if (!exists("bufsize")) bufsize = 32768
 modes = 'legacy_userfilter strict_all strict_table strict_protocol strict_oif strict_table_protocol'
-# columns: 1 family 2 routes 3 bufsize 4 mode 7 selectivity 8 n 22 ns_per_returned 23 lo 24 hi 25 ns_per_walked 26 lo 27 hi
-stats data using 2 skip 1 nooutput
+stats data using 'routes' nooutput
 size = STATS_max
-stats data using 8 skip 1 nooutput
+stats data using 'n' nooutput
 nmin = STATS_min
-sel(f, m) = strcol(1) eq f && strcol(4) eq m && $3 == bufsize && $2 == size
+sel(f, m) = strcol('family') eq f && strcol('mode') eq m && column('bufsize') == bufsize && column('routes') == size
 # strict_all is the strict dump at 100 %: drawn with strict_table and strict_protocol
-is(w) = strcol(4) eq w || (strcol(4) eq 'strict_all' && (w eq 'strict_table' || w eq 'strict_protocol'))
-selw(f, w) = strcol(1) eq f && is(w) && $3 == bufsize && $2 == size
+is(w) = strcol('mode') eq w || (strcol('mode') eq 'strict_all' && (w eq 'strict_table' || w eq 'strict_protocol'))
+selw(f, w) = strcol('family') eq f && is(w) && column('bufsize') == bufsize && column('routes') == size
 dodge(i, f) = 1.04 ** (2 * (i - 3.5) + (f eq 'ipv6' ? 0.5 : -0.5))
 set logscale xy
 set xrange [0.02:200]
@@ -34,17 +33,17 @@ ttl = sprintf('routedump: cost per route against selectivity (recvmsg buffer %d 
 lines = 'legacy_userfilter strict_table strict_protocol strict_table_protocol'
 draw = "set multiplot layout 1, 2 title ttl; unset label 1000; \
 set ylabel 'wall time / routes returned [ns/route]'; \
-plot for [i=1:4] data skip 1 using (selw('ipv4', word(lines, i)) ? 100 * $7 * dodge(i, 'ipv4') : NaN):22:23:24 with yerrorlines ls i dt 1 pt 7 title word(lines, i), \
-     for [i=1:4] data skip 1 using (selw('ipv6', word(lines, i)) ? 100 * $7 * dodge(i, 'ipv6') : NaN):22:23:24 with yerrorlines ls i dt 2 pt 6 notitle, \
-     data skip 1 using (sel('ipv4', 'strict_oif') ? 100 * $7 : NaN):22:23:24 with yerrorbars ls 5 pt 7 title 'strict_oif', \
-     data skip 1 using (sel('ipv6', 'strict_oif') ? 100 * $7 : NaN):22:23:24 with yerrorbars ls 5 pt 6 notitle, \
+plot for [i=1:4] data using (selw('ipv4', word(lines, i)) ? 100 * column('selectivity') * dodge(i, 'ipv4') : NaN):'ns_per_returned':'ns_per_returned_lo':'ns_per_returned_hi' with yerrorlines ls i dt 1 pt 7 title word(lines, i), \
+     for [i=1:4] data using (selw('ipv6', word(lines, i)) ? 100 * column('selectivity') * dodge(i, 'ipv6') : NaN):'ns_per_returned':'ns_per_returned_lo':'ns_per_returned_hi' with yerrorlines ls i dt 2 pt 6 notitle, \
+     data using (sel('ipv4', 'strict_oif') ? 100 * column('selectivity') : NaN):'ns_per_returned':'ns_per_returned_lo':'ns_per_returned_hi' with yerrorbars ls 5 pt 7 title 'strict_oif', \
+     data using (sel('ipv6', 'strict_oif') ? 100 * column('selectivity') : NaN):'ns_per_returned':'ns_per_returned_lo':'ns_per_returned_hi' with yerrorbars ls 5 pt 6 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 set ylabel 'wall time / routes the kernel walked [ns/route]'; \
 set label 1000 runid at screen 0.99, 0.975 right font ',8' tc rgb '#666666' front; \
-plot for [i=1:4] data skip 1 using (selw('ipv4', word(lines, i)) ? 100 * $7 * dodge(i, 'ipv4') : NaN):25:26:27 with yerrorlines ls i dt 1 pt 7 title word(lines, i), \
-     for [i=1:4] data skip 1 using (selw('ipv6', word(lines, i)) ? 100 * $7 * dodge(i, 'ipv6') : NaN):25:26:27 with yerrorlines ls i dt 2 pt 6 notitle, \
-     data skip 1 using (sel('ipv4', 'strict_oif') ? 100 * $7 : NaN):25:26:27 with yerrorbars ls 5 pt 7 title 'strict_oif', \
-     data skip 1 using (sel('ipv6', 'strict_oif') ? 100 * $7 : NaN):25:26:27 with yerrorbars ls 5 pt 6 notitle, \
+plot for [i=1:4] data using (selw('ipv4', word(lines, i)) ? 100 * column('selectivity') * dodge(i, 'ipv4') : NaN):'ns_per_walked':'ns_per_walked_lo':'ns_per_walked_hi' with yerrorlines ls i dt 1 pt 7 title word(lines, i), \
+     for [i=1:4] data using (selw('ipv6', word(lines, i)) ? 100 * column('selectivity') * dodge(i, 'ipv6') : NaN):'ns_per_walked':'ns_per_walked_lo':'ns_per_walked_hi' with yerrorlines ls i dt 2 pt 6 notitle, \
+     data using (sel('ipv4', 'strict_oif') ? 100 * column('selectivity') : NaN):'ns_per_walked':'ns_per_walked_lo':'ns_per_walked_hi' with yerrorbars ls 5 pt 7 title 'strict_oif', \
+     data using (sel('ipv6', 'strict_oif') ? 100 * column('selectivity') : NaN):'ns_per_walked':'ns_per_walked_lo':'ns_per_walked_hi' with yerrorbars ls 5 pt 6 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 unset multiplot"
 

@@ -12,14 +12,13 @@ load 'plots/common.gp'
 data = rundir.'/routedump/speedup.csv'
 if (!exists("bufsize")) bufsize = 32768
 modes = 'legacy_userfilter strict_all strict_table strict_protocol strict_oif strict_table_protocol'
-# columns: 1 family 2 routes 3 bufsize 4 mode 6 point 7 selectivity 14 speedup 15 lo 16 hi
-stats data using 2 skip 1 nooutput
+stats data using 'routes' nooutput
 size = STATS_max
 xlo = STATS_min / 2.0
 xhi = STATS_max * 2.0
 dodge(i, f) = 1.06 ** (2 * (i - 4) + (f eq 'ipv6' ? 0.5 : -0.5))
-one(m) = $6 == 1 || m eq 'strict_all' || m eq 'strict_oif'
-selx(f, m, big) = (strcol(1) eq f && strcol(4) eq m && $3 == bufsize && (big ? $2 == size : one(m))) ? 1 : 0
+one(m) = column('point') == 1 || m eq 'strict_all' || m eq 'strict_oif'
+selx(f, m, big) = (strcol('family') eq f && strcol('mode') eq m && column('bufsize') == bufsize && (big ? column('routes') == size : one(m))) ? 1 : 0
 set logscale y
 set grid xtics ytics lc rgb '#dddddd'
 set key font ',8' spacing 0.9
@@ -28,14 +27,14 @@ draw = "set multiplot layout 1, 2 title ttl; unset label 1000; \
 set logscale x; set xrange [0.02:150]; set format x '%g'; \
 set xlabel sprintf('selectivity: routes in the answer / routes in the table [%%], at %d routes', size); \
 set ylabel 'speed-up over legacy_userfilter [x]'; set key top right; \
-plot for [i=2:6] data skip 1 using (selx('ipv4', word(modes, i), 1) ? 100 * $7 : NaN):14:15:16 with yerrorbars ls i pt 7 ps 1.2 title word(modes, i), \
-     for [i=2:6] data skip 1 using (selx('ipv6', word(modes, i), 1) ? 100 * $7 : NaN):14:15:16 with yerrorbars ls i pt 6 ps 1.2 notitle, \
+plot for [i=2:6] data using (selx('ipv4', word(modes, i), 1) ? 100 * column('selectivity') : NaN):'speedup':'speedup_lo':'speedup_hi' with yerrorbars ls i pt 7 ps 1.2 title word(modes, i), \
+     for [i=2:6] data using (selx('ipv6', word(modes, i), 1) ? 100 * column('selectivity') : NaN):'speedup':'speedup_lo':'speedup_hi' with yerrorbars ls i pt 6 ps 1.2 notitle, \
      10 with lines lc rgb '#999999' dt 3 title 'the target for strict_table at 1%: 10x', 1 with lines lc rgb '#999999' dt 1 notitle, \
      NaN with points lc rgb 'black' pt 7 title 'IPv4', NaN with points lc rgb 'black' pt 6 title 'IPv6'; \
 set xrange [xlo:xhi]; set format x '%.0f'; set xlabel 'routes in the table, per family'; set key top left; \
 set label 1000 runid at screen 0.99, 0.975 right font ',8' tc rgb '#666666' front; \
-plot for [i=2:6] data skip 1 using (selx('ipv4', word(modes, i), 0) ? $2 * dodge(i, 'ipv4') : NaN):14:15:16 with yerrorlines ls i dt 1 pt 7 title word(modes, i), \
-     for [i=2:6] data skip 1 using (selx('ipv6', word(modes, i), 0) ? $2 * dodge(i, 'ipv6') : NaN):14:15:16 with yerrorlines ls i dt 2 pt 6 notitle, \
+plot for [i=2:6] data using (selx('ipv4', word(modes, i), 0) ? column('routes') * dodge(i, 'ipv4') : NaN):'speedup':'speedup_lo':'speedup_hi' with yerrorlines ls i dt 1 pt 7 title word(modes, i), \
+     for [i=2:6] data using (selx('ipv6', word(modes, i), 0) ? column('routes') * dodge(i, 'ipv6') : NaN):'speedup':'speedup_lo':'speedup_hi' with yerrorlines ls i dt 2 pt 6 notitle, \
      10 with lines lc rgb '#999999' dt 3 notitle, 1 with lines lc rgb '#999999' dt 1 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 unset multiplot"

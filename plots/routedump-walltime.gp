@@ -8,13 +8,12 @@ load 'plots/common.gp'
 data = rundir.'/routedump/dump-stats.csv'
 if (!exists("bufsize")) bufsize = 32768
 modes = 'legacy_userfilter strict_all strict_table strict_protocol strict_oif strict_table_protocol'
-# columns: 1 family 2 routes 3 bufsize 4 mode 6 point 8 n 9 wall_ms 10 lo 11 hi 20 routes_per_s
-one(m) = $6 == 1 || m eq 'strict_all' || m eq 'strict_oif'
-sel(f, m, v) = (strcol(1) eq f && strcol(4) eq m && $3 == bufsize && one(m)) ? v : NaN
-stats data using 8 skip 1 nooutput
+one(m) = column('point') == 1 || m eq 'strict_all' || m eq 'strict_oif'
+sel(f, m, v) = (strcol('family') eq f && strcol('mode') eq m && column('bufsize') == bufsize && one(m)) ? v : NaN
+stats data using 'n' nooutput
 nmin = STATS_min
 nmax = STATS_max
-stats data using 2 skip 1 nooutput
+stats data using 'routes' nooutput
 xlo = STATS_min / 2.0
 xhi = STATS_max * 2.0
 
@@ -29,13 +28,13 @@ set key font ',8' spacing 0.9
 ttl = sprintf('routedump: dump wall time and routes/s against table size (recvmsg buffer %d B; medians of %d-%d dumps, bars 95%% interval)', bufsize, nmin, nmax)
 draw = "set multiplot layout 1, 2 title ttl; \
 set ylabel 'dump wall time [ms]'; set key top left; unset label 1000; \
-plot for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), $9)):(sel('ipv4', word(modes, i), $10)):(sel('ipv4', word(modes, i), $11)) with yerrorlines ls i dt 1 pt 7 title word(modes, i), \
-     for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), $9)):(sel('ipv6', word(modes, i), $10)):(sel('ipv6', word(modes, i), $11)) with yerrorlines ls i dt 2 pt 6 notitle, \
+plot for [i=1:6] data using (column('routes') * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), column('wall_ms'))):(sel('ipv4', word(modes, i), column('wall_ms_lo'))):(sel('ipv4', word(modes, i), column('wall_ms_hi'))) with yerrorlines ls i dt 1 pt 7 title word(modes, i), \
+     for [i=1:6] data using (column('routes') * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), column('wall_ms'))):(sel('ipv6', word(modes, i), column('wall_ms_lo'))):(sel('ipv6', word(modes, i), column('wall_ms_hi'))) with yerrorlines ls i dt 2 pt 6 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 set ylabel 'route messages received per second [routes/s]'; set key bottom right; set format y '%.0f'; \
 set label 1000 runid at screen 0.99, 0.975 right font ',8' tc rgb '#666666' front; \
-plot for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), $20)) with linespoints ls i dt 1 pt 7 title word(modes, i), \
-     for [i=1:6] data skip 1 using ($2 * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), $20)) with linespoints ls i dt 2 pt 6 notitle, \
+plot for [i=1:6] data using (column('routes') * dodge(i, 'ipv4')):(sel('ipv4', word(modes, i), column('routes_per_s'))) with linespoints ls i dt 1 pt 7 title word(modes, i), \
+     for [i=1:6] data using (column('routes') * dodge(i, 'ipv6')):(sel('ipv6', word(modes, i), column('routes_per_s'))) with linespoints ls i dt 2 pt 6 notitle, \
      NaN with linespoints lc rgb 'black' dt 1 pt 7 title 'IPv4', NaN with linespoints lc rgb 'black' dt 2 pt 6 title 'IPv6'; \
 unset multiplot"
 

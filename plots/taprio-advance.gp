@@ -2,14 +2,13 @@
 # entry's scheduled start) as a cumulative distribution, from the probe's
 # in-kernel histograms, which count every advance (@advance_late_us_fine,
 # _mid, _coarse: 10 us buckets below 1 ms, 100 us below 10 ms, 1 ms above);
-# each bucket plotted at its upper end (the overflow bucket at its lower).
+# each bucket at its upper end (the overflow bucket at its lower).
+# `taprio report` writes the CDF (advance.csv; advances: the kernel's count).
 # caption: every gate advance the kernel made: how late the schedule's timer ran; the tail is what a tight schedule must absorb
-# input: taprio/probe-taprio_gate-maps.csv
+# input: taprio/advance.csv
 load 'plots/common.gp'
-set datafile columnheaders
-maps = rundir.'/taprio/probe-taprio_gate-maps.csv'
-late(m) = strstrt(m, '@advance_late_us_') == 1
-stats maps using (strcol(1) eq '@advances' ? $5 : NaN) nooutput
+data = rundir.'/taprio/advance.csv'
+stats data using "advances" nooutput
 nadv = STATS_max
 set title sprintf('taprio: gate advance lateness, all %.0f advances (in-kernel histograms, taprio_advance tracepoint)', nadv)
 set xlabel 'lateness [µs] (log scale; resolution 10 µs below 1 ms, 100 µs below 10 ms, 1 ms above)'
@@ -17,7 +16,6 @@ set ylabel 'fraction of advances at most this late'
 set logscale x
 set yrange [0:1.02]
 set key bottom right
-plot maps using (late(strcol(1)) ? (strcol(4) eq '' ? $3 : $4 + 1) : NaN):($5) \
-	smooth cnormal with steps ls 1 title 'advances (cumulative)'
+plot data using "late_us":"fraction" with steps ls 1 title 'advances (cumulative)'
 out = rundir.'/taprio/advance'
 @save

@@ -3,29 +3,23 @@
 # (driver TX to the receiver's software RX timestamp), as fractions of all
 # packets sent: a packet without the timestamps a latency needs is counted
 # and never reached, so a curve that ends below 1 has lost packets.
+# `taprio report` writes the CDFs (latency.csv).
 # caption: a curve that ends below 1 has packets without timestamps; gate lateness beyond the window length means a missed window
-# input: taprio/packets.csv
-# (columns by number: 1 tc, 9 in_window, 13 gate_lateness_us, 14 path_delay_us,
-# 15 tx_rel_ms; gnuplot 5.4 loses the column names when @save replots a smoothed plot)
+# input: taprio/latency.csv
 load 'plots/common.gp'
-set datafile columnheaders
-pk = rundir.'/taprio/packets.csv'
-stats pk using 1 nooutput
+data = rundir.'/taprio/latency.csv'
+stats data using "tc" nooutput
 ntc = int(STATS_max) + 1
-array sent[ntc]
-do for [t=0:ntc-1] {
-	stats pk using (column(1) == t ? 1 : NaN) nooutput
-	sent[t + 1] = STATS_records
-}
+sel(t, m) = column("tc") == t && strcol("measure") eq m
 set title 'taprio: latency CDFs per traffic class (fractions of all packets sent)'
 set xlabel 'latency [µs] (log scale)'
 set ylabel 'fraction of packets sent'
 set logscale x
 set yrange [0:1.02]
 set key bottom right
-plot for [t=0:ntc-1] pk using (column(1) == t && column(13) > 0 ? column(13) : NaN):(1.0 / sent[t + 1]) \
-		skip 1 smooth cumulative with lines ls (t + 1) title sprintf('class %d: gate lateness', t), \
-	for [t=0:ntc-1] pk using (column(1) == t && column(14) > 0 ? column(14) : NaN):(1.0 / sent[t + 1]) \
-		skip 1 smooth cumulative with lines ls (t + 1) dt 2 title sprintf('class %d: path delay', t)
+plot for [t=0:ntc-1] data using (sel(t, 'gate_lateness') ? column("latency_us") : NaN):"fraction" \
+		with steps ls (t + 1) title sprintf('class %d: gate lateness', t), \
+	for [t=0:ntc-1] data using (sel(t, 'path_delay') ? column("latency_us") : NaN):"fraction" \
+		with steps ls (t + 1) dt 2 title sprintf('class %d: path delay', t)
 out = rundir.'/taprio/latency'
 @save

@@ -6,10 +6,7 @@
 # caption: per class, the leftmost cell without a cross and within the bound is the shortest window that works
 # input: taprio/tune.csv
 load 'plots/common.gp'
-set datafile columnheaders
 f = rundir.'/taprio/tune.csv'
-# columns: 1 kind, 2 tc, 3 scale, 4 window_us, 5 cycle_us, 6 packets, 7 violations,
-# 8 in_window_pct, 9 p99_lateness_us
 wpos(s) = s == 0.25 ? 1 : s == 0.5 ? 2 : s == 0.75 ? 3 : s == 1 ? 4 : s == 1.5 ? 5 : NaN
 cpos(s) = s == 0.5 ? 7 : s == 1 ? 8 : s == 2 ? 9 : NaN
 pos(k, s) = k eq 'window' ? wpos(s) : cpos(s)
@@ -18,21 +15,23 @@ set xlabel "the class's window scaled (left), every window scaled: the cycle (ri
 set ylabel 'traffic class'
 set cblabel 'p99 gate lateness [ms] (log scale)' offset 2.5,0
 set logscale cb
+set cbrange [0.1:*]
 set cbtics ('0.1' 0.1, '0.2' 0.2, '0.5' 0.5, '1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, \
 	'100' 100, '200' 200, '500' 500, '1000' 1000)
 set palette defined (0 '#ffffcc', 1 '#fd8d3c', 2 '#800026')
 set xrange [0.4:9.6]
 set xtics ('×0.25' 1, '×0.5' 2, '×0.75' 3, '×1' 4, '×1.5' 5, 'cycle ×0.5' 7, 'cycle ×1' 8, 'cycle ×2' 9)
 set grid noytics
-stats f using 2 nooutput
+stats f using "tc" nooutput
 set yrange [-0.6:STATS_max + 0.6]
 set ytics 1
 set arrow 1 from 6, graph 0 to 6, graph 1 nohead lc rgb '#999999' dt 2
 set key outside bottom center horizontal
 set bmargin 6
-plot f using (pos(strcol(1), $3)):2:(0.48):(0.45):($9 / 1000) with boxxyerror fc palette fs solid 1.0 notitle, \
-	f using (pos(strcol(1), $3)):($7 > 0 ? $2 - 0.28 : NaN) with points ls 6 pt 2 ps 1.5 title 'violations > 0', \
-	f using (pos(strcol(1), $3)):($2 + 0.12):(sprintf('%.0f µs', $4)) with labels font ',8' notitle, \
-	f using (pos(strcol(1), $3)):($2 - 0.08):(sprintf('p99 %.1f', $9 / 1000)) with labels font ',8' notitle
+x = 'pos(strcol("kind"), column("scale"))'
+plot f using (@x):"tc":(0.48):(0.45):(column("p99_lateness_us") / 1000) with boxxyerror fc palette fs solid 1.0 notitle, \
+	f using (@x):(column("violations") > 0 ? column("tc") - 0.28 : NaN) with points ls 6 pt 2 ps 1.5 title 'violations > 0', \
+	f using (@x):(column("tc") + 0.12):(sprintf('%.0f µs', column("window_us"))) with labels font ',8' notitle, \
+	f using (@x):(column("tc") - 0.08):(sprintf('p99 %.1f', column("p99_lateness_us") / 1000)) with labels font ',8' notitle
 out = rundir.'/taprio/tune'
 @save

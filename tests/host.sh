@@ -89,6 +89,50 @@ expect_fail "taprio report without --out" 2 "--out" build/taprio report
 expect_fail "taprio report that cannot write its results" 1 "/nonexistent/run" \
 	build/taprio report --out /nonexistent/run
 
+# The host's load while a guest runs (build/labhost): the summary's verdict
+# and its per-phase split, on fixture samples
+printf '# k\n0\tstart setup\n2\tend setup 0\n2\tstart wl-x\n4\tphase x measure\n8\tphase-end x measure 0\n10\tend wl-x 0\n' \
+	>"$tmp/progress.log"
+hostload() { # hostload OTHERS_PCT OTHER_QEMU: samples at 1..9 s, the verdict
+	{
+		echo "t_s,ours_pct,others_pct,load1,other_qemu"
+		for t in 1 3 5 7 9; do echo "$t,90,$1,3.5,$2"; done
+	} >"$tmp/load.csv"
+	build/labhost summary --load "$tmp/load.csv" --progress "$tmp/progress.log" >"$tmp/load.json"
+	jq -r '.busy' "$tmp/load.json"
+}
+check "labhost: others using 2 % of the host, no other QEMU: not busy" false "$(hostload 2 0)"
+check "labhost: others using 40 % of the host: busy" true "$(hostload 40 0)"
+check "labhost: another QEMU running: busy" true "$(hostload 0 1)"
+check "labhost: the load of the measure phase, split from its step's" "2 2" \
+	"$(jq -r '"\(.phases["wl-x measure"].n) \(.phases["wl-x"].n)"' "$tmp/load.json")"
+check "labhost: the setup step is no workload's" "4" "$(jq -r '.workloads.n' "$tmp/load.json")"
+
+# The drivers' lifecycle (bench/guest-lib.sh) on the host: a toy workload
+# whose conformance phase is declared once (wl_once) runs it on a first boot
+# and skips it on a replicate boot (the run spec's replicate=1)
+mkdir -p "$tmp/src/build" "$tmp/src/workloads/toy" "$tmp/out"
+ln -s "$LAB_ROOT/bench" "$LAB_ROOT/tests" "$tmp/src/"
+# shellcheck disable=SC2016 # the toy's own $3
+printf '#!/bin/bash\n# toy report: report --out DIR\n: >"$3/summary.json"\n' >"$tmp/src/build/toy"
+cat >"$tmp/src/workloads/toy/driver.sh" <<'EOF2'
+#!/bin/bash
+set -eu
+. "$LAB_SRC/bench/guest-lib.sh"
+checks() { echo ran >"$STAGE/checks.ran"; }
+measurement() { echo ran >"$STAGE/measurement.ran"; }
+wl_once checks
+wl_main checks measurement
+EOF2
+chmod +x "$tmp/src/build/toy" "$tmp/src/workloads/toy/driver.sh"
+toy() { # toy SPEC_LINES...: the toy's phases that ran, by the spec given
+	rm -rf "$tmp/out"/* && mkdir -p "$tmp/out"
+	printf '%s\n' format_version=1 "$@" >"$tmp/out/run.spec"
+	LAB_SRC=$tmp/src LAB_OUT=$tmp/out "$tmp/src/workloads/toy/driver.sh" 2>/dev/null
+	(cd "$tmp/out/toy" && printf '%s ' *.ran)
+}
+check "a first boot runs the phases declared once" "checks.ran measurement.ran " "$(toy profile=quick)"
+check "a replicate boot skips them, and measures" "measurement.ran " "$(toy profile=quick replicate=1)"
 
 mkdir -p "$tmp/kernel/patches/6.1"
 cp kernel/lab.config "$tmp/kernel/"

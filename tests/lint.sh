@@ -9,29 +9,22 @@ cd "$LAB_ROOT"
 
 # shellcheck source=tests/tap.sh
 . "$LAB_ROOT/tests/tap.sh"
-ok() { tap_result ok "$*"; }
-notok() { tap_result "not ok" "$*"; }
 
 mapfile -t scripts < <(git ls-files | while read -r f; do
 	[ -f "$f" ] || continue
 	head -1 "$f" | grep -qE '^#!.*(ba)?sh|shellcheck shell=' && echo "$f"
 done)
 for f in "${scripts[@]}"; do
-	if out=$(shellcheck -x "$f" 2>&1); then
-		ok "shellcheck $f"
-	else
-		notok "shellcheck $f"
-		sed 's/^/# /' <<<"$out"
-	fi
+	check_cmd "shellcheck $f" shellcheck -x "$f"
 done
 
 # A script with a #! line is run, not sourced: it must be executable in git
 for f in "${scripts[@]}"; do
 	head -1 "$f" | grep -q '^#!' || continue
 	if [ "$(git ls-files -s "$f" | cut -c1-6)" = 100755 ]; then
-		ok "$f is executable"
+		tap_result ok "$f is executable"
 	else
-		notok "$f has a #! line but is not executable (git mode $(git ls-files -s "$f" | cut -c1-6))"
+		tap_result "not ok" "$f has a #! line but is not executable (git mode $(git ls-files -s "$f" | cut -c1-6))"
 	fi
 done
 
@@ -45,33 +38,25 @@ for dir in kernel/patches/*/; do
 	for p in "$dir"/*.patch; do
 		[ -f "$p" ] || continue
 		if [ ! -x "$checkpatch" ]; then
-			ok "checkpatch $p # SKIP no kernel tree in $LAB_CACHE yet (make kernel)"
+			skip "checkpatch $p" "no kernel tree in $LAB_CACHE yet (make kernel)"
 			continue
 		fi
-		if out=$(cd "$(dirname "$checkpatch")/.." && scripts/checkpatch.pl --strict -q "$LAB_ROOT/$p" 2>&1); then
-			ok "checkpatch --strict $p"
-		else
-			notok "checkpatch --strict $p"
-			sed 's/^/# /' <<<"$out"
-		fi
+		check_cmd "checkpatch --strict $p" \
+			env -C "$(dirname "$checkpatch")/.." scripts/checkpatch.pl --strict -q "$LAB_ROOT/$p"
 		# Run from this repository, checkpatch finds the patch tracked by git
 		# and checks it as a file: a blank context line " " is trailing
 		# whitespace then (blank context lines are written empty instead)
-		if out=$("$checkpatch" --strict -q --no-tree "$p" 2>&1); then
-			ok "checkpatch --strict --no-tree $p, run from the repository"
-		else
-			notok "checkpatch --strict --no-tree $p, run from the repository"
-			sed 's/^/# /' <<<"$out"
-		fi
+		check_cmd "checkpatch --strict --no-tree $p, run from the repository" \
+			"$checkpatch" --strict -q --no-tree "$p"
 	done
 	# Every patch of the directory is in the series, and the other way round
 	if [ -f "$dir/series" ]; then
 		for p in "$dir"/*.patch; do
 			[ -f "$p" ] || continue
 			if grep -qxF "$(basename "$p")" "$dir/series"; then
-				ok "$p is in $dir/series"
+				tap_result ok "$p is in $dir/series"
 			else
-				notok "$p is not in $dir/series"
+				tap_result "not ok" "$p is not in $dir/series"
 			fi
 		done
 	fi
@@ -86,9 +71,9 @@ for dir in kernel/patches/*/; do
 			num=$(printf '%04d' "$i")
 			subj=$(sed -n 's/^Subject: \(\[PATCH [0-9]*\/[0-9]*\]\).*/\1/p' "$dir/$p" 2>/dev/null | head -1)
 			if [[ "$p" == "$num"-* ]] && [ "$subj" = "[PATCH $i/$total]" ]; then
-				ok "$dir/$p is $num and [PATCH $i/$total] of the series"
+				tap_result ok "$dir/$p is $num and [PATCH $i/$total] of the series"
 			else
-				notok "$dir/$p, number $i of the series: expected $num-* with subject [PATCH $i/$total], got subject '$subj'"
+				tap_result "not ok" "$dir/$p, number $i of the series: expected $num-* with subject [PATCH $i/$total], got subject '$subj'"
 			fi
 		done
 	fi

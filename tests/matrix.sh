@@ -88,7 +88,8 @@ expect_fail "--status of a matrix file never run" 2 "no matrix run of" ./run-lab
 
 # --- expansion into cells ---------------------------------------------------------------
 out=$(./run-lab.sh matrix --dry-run "$good" 2>&1)
-check "dry run: 4 cells, interleaved per boot" "lab-b1 stock-b1 lab-b2 stock-b2" \
+check "dry run: 4 cells, interleaved per boot, the arms in reverse order on the second (ABBA)" \
+	"lab-b1 stock-b1 stock-b2 lab-b2" \
 	"$(awk '/^  /{print $1}' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
 check "dry run: runs nothing" 0 "$(find "$LAB_RESULTS" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)"
 v=$tmp/variants.txt
@@ -196,7 +197,7 @@ check "a cell's console says it is fake" yes "$(grep -q '^FAKE guest' "$mdir/lab
 check "each cell has a run folder with meta.json and report.html" 4 \
 	"$(find "$mdir" -mindepth 2 -maxdepth 2 \( -name meta.json -o -name report.html \) | wc -l | awk '{print $1 / 2}')"
 out=$(./run-lab.sh matrix --status "$(basename -- "$mdir")" 2>&1)
-check "status: each cell's state" "lab-b1=done stock-b1=done lab-b2=done stock-b2=failed" \
+check "status: each cell's state" "lab-b1=done stock-b1=done stock-b2=failed lab-b2=done" \
 	"$(awk 'NR > 2 && $2 ~ /^(done|failed|running|pending)$/ {printf "%s=%s ", $1, $2}' <<<"$out" | sed 's/ $//')"
 check "status: the run folders" yes "$(grep -q "^lab-b1 .* $mdir/lab-b1\$" <<<"$out" && echo yes || echo no)"
 check "status: the counts and the merge" yes \
@@ -241,6 +242,15 @@ check "ab as cells: compare.json in the folder, one boot a side" "1 1" \
 	"$(jq -r '"\(.boots_a) \(.boots_b)"' "$adir/compare.json" 2>&1)"
 check "ab as cells: the merge names the comparison" yes \
 	"$(grep -q 'B against A (as ./run-lab.sh ab): compare.txt' "$adir/merge.txt" 2>/dev/null && echo yes || echo no)"
+sed -i 's/^ab.boots=1$/ab.boots=2/' "$tmp/ab.spec"
+rc=0
+out=$(LAB_TEST_FAKE_SECONDS=0 bench/matrix.sh ab "$tmp/ab.spec" 2>&1) || rc=$?
+check "ab as cells, two boots a side: exit code" 0 "$rc"
+adir=$(sed -n 's/^matrix: \(.*\) (\.\/run-lab.sh matrix --status .*/\1/p' <<<"$out" | tail -1)
+check "ab as cells: two boots a side boot in ABBA order" "a1 b1 b2 a2" \
+	"$(cut -f1 "$adir/cells.tsv" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
+check "ab as cells: the second boot of a side is a replicate (no conformance, no probe pass), the first not" \
+	"a1= b1= b2=1 a2=1" "$(for c in a1 b1 b2 a2; do printf '%s=%s ' "$c" "$(sed -n 's/^replicate=//p' "$adir/cells/$c.spec")"; done | sed 's/ $//')"
 
 # --- a schedule sweep: the merge's tuning recommendation ----------------------------------
 mkdir -p "$tmp/sched"

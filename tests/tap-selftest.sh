@@ -77,6 +77,72 @@ bash -c '. "$1" && tap_fold "$2" 0 && tap_fold "$3" 0' _ "$root/tests/tap.sh" \
 check "two folds number on: 3 + 2 results + 1 failure" "1 2 3 4 5 6" \
 	"$(sed -nE 's/^(not )?ok ([0-9]+).*/\2/p' "$tmp/two.out" | paste -sd ' ')"
 
+# The check helpers, each its pass and its fail, WHAT first in all of them
+printf 'alpha\nbeta\n' >"$tmp/text"
+# shellcheck disable=SC2016 # expanded by that bash
+bash -c '. "$1"
+	check w 1 1; check w 1 2
+	check_cmd c true; check_cmd c sh -c "echo out; exit 3"
+	check_has h "$2" beta; check_has h "$2" gamma
+	check_lacks l "$2" gamma; check_lacks l "$2" alpha
+	skip s why
+	echo "$tap_passed $tap_failed $tap_skipped"' _ "$root/tests/tap.sh" "$tmp/text" >"$tmp/helpers.out"
+check "check, check_cmd, check_has, check_lacks and skip: a result each, failures say why" \
+	"ok 1 - w|not ok 2 - w: expected '1', got '2'|ok 3 - c|not ok 4 - c: command failed: sh -c echo out; exit 3|# out|ok 5 - h|not ok 6 - h: expected 'gamma' in $tmp/text, not found|ok 7 - l|not ok 8 - l: did not expect 'alpha' in $tmp/text|ok 9 - s # SKIP why|4 4 1" \
+	"$(paste -sd '|' "$tmp/helpers.out")"
+
+# The runner of LAB_TEST() tests (tap_main of bench/lib/tap.c) on its
+# fixture (tests/tap-fixture.c): each test in a child of its own, so that a
+# crash, an exit, a bail-out, a silent test or a hang costs one "not ok"
+# naming the test, and the tests after it run; one stream numbered on, its
+# plan at the end. The hanging test's child holds stdout for 30 s: the
+# output ends at once only when the timeout killed both.
+fixture=$root/build/tap-fixture
+if [ -x "$fixture" ]; then
+	t0=$SECONDS rc=0
+	out=$(timeout 60 "$fixture" --timeout 1 2>&1) || rc=$?
+	check "tap_main: a timeout kills the hanging test and its child (within 10 s)" yes \
+		"$([ $((SECONDS - t0)) -lt 10 ] && echo yes || echo "no: $((SECONDS - t0)) s")"
+	check "tap_main: every test of the fixture, what went wrong once each, numbered on" "TAP version 13
+ok 1 - passes: one
+ok 2 - passes: skipped # SKIP on purpose
+ok 3 - sets_state: a global set in this test
+ok 4 - crashes: before the crash
+not ok 5 - crashes: killed by signal 11 (Segmentation fault)
+ok 6 - isolated: the global another test set is not set here
+not ok 7 - fails: expected 2, got 1
+ok 8 - exits: before exit(3)
+not ok 9 - exits: exited 3 without a failed result
+not ok 10 - silent: gave no result
+not ok 11 - bails: bailed out: no fixture
+ok 12 - hangs: before hanging
+not ok 13 - hangs: did not finish within 1 s: killed
+ok 14 - last: the tests after those that went wrong ran
+1..14
+# 7 passed, 6 failed, 1 skipped" "$out"
+	check "tap_main: exit 1 when a test failed" 1 "$rc"
+	printf '%s\n' "$out" >"$tmp/runner.tap"
+	check "tap_main's stream folds complete, its 6 failures counted" "7 6 1 0 6" \
+		"$(fold_file runner "$tmp/runner.tap" "$rc")"
+	rc=0
+	out=$("$fixture" last passes 2>&1) || rc=$?
+	check "tap_main TEST...: only those tests, in the order of the source, exit 0" \
+		"ok 1 - passes: one|ok 2 - passes: skipped # SKIP on purpose|ok 3 - last: the tests after those that went wrong ran|1..3|0" \
+		"$(grep -E '^(ok|not ok|1\.\.)' <<<"$out" | paste -sd '|')|$rc"
+	check "tap_main --list: the tests' names in the order of the source" \
+		"passes sets_state crashes isolated fails exits silent bails hangs last" \
+		"$("$fixture" --list | paste -sd ' ')"
+	rc=0
+	out=$("$fixture" nope 2>&1) || rc=$?
+	check "tap_main with an unknown test: exit 2, the name said" "2 yes" \
+		"$rc $(grep -qF "no test 'nope'" <<<"$out" && echo yes || echo "no: $out")"
+	rc=0
+	"$fixture" --timeout 0 >/dev/null 2>&1 || rc=$?
+	check "tap_main --timeout 0: exit 2" 2 "$rc"
+else
+	tap_result "not ok" "tap_main: $fixture is not built (make all)"
+fi
+
 # The guest's drivers get tap_fold from bench/guest-lib.sh, also in a source
 # tree of a test's own that links only bench/ to the lab's
 mkdir -p "$tmp/src"

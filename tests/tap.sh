@@ -2,6 +2,13 @@
 # (there at $LAB_SRC/tests/tap.sh), sourced:
 #   check WHAT EXPECTED GOT   "ok N - WHAT", or "not ok N - WHAT: expected
 #                             'EXPECTED', got 'GOT'"
+#   check_cmd WHAT COMMAND... "ok N - WHAT" when COMMAND succeeds, else
+#                             "not ok N - WHAT: command failed: COMMAND"
+#                             and its output as comments
+#   check_has WHAT FILE TEXT  FILE contains the fixed string TEXT (grep)
+#   check_lacks WHAT FILE TEXT
+#                             FILE does not contain TEXT (grep)
+#   skip WHAT REASON          "ok N - WHAT # SKIP REASON"
 #   yes_no COMMAND...         yes when COMMAND succeeds, else no (quietly)
 #   tap_result ok|"not ok" TEXT
 #                             one result, numbered on from $n
@@ -11,8 +18,9 @@
 # $n counts the results; tap_passed, tap_failed and tap_skipped count them by
 # kind. A suite ends with: echo "1..$n"
 #
-# Bash only: no other program and no process substitution, as the guest has
-# no /dev/fd and every exec costs a fraction of a second under TCG.
+# Bash only (but check_has and check_lacks, which run grep): no other
+# program and no process substitution, as the guest has no /dev/fd and every
+# exec costs a fraction of a second under TCG.
 # shellcheck shell=bash
 
 n=0 tap_passed=0 tap_failed=0 tap_skipped=0
@@ -38,6 +46,35 @@ check() {
 		tap_result "not ok" "$1: expected '$2', got '$3'"
 	fi
 }
+
+check_cmd() {
+	local what=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_result ok "$what"
+	else
+		tap_result "not ok" "$what: command failed: $*"
+		[ -z "$out" ] || printf '# %s\n' "${out//$'\n'/$'\n'# }"
+	fi
+}
+
+check_has() {
+	if grep -qF -- "$3" "$2" 2>/dev/null; then
+		tap_result ok "$1"
+	else
+		tap_result "not ok" "$1: expected '$3' in $2, not found"
+	fi
+}
+
+check_lacks() {
+	if grep -qF -- "$3" "$2" 2>/dev/null; then
+		tap_result "not ok" "$1: did not expect '$3' in $2"
+	else
+		tap_result ok "$1"
+	fi
+}
+
+skip() { tap_result ok "$1 # SKIP $2"; }
 
 yes_no() { if "$@" >/dev/null 2>&1; then echo yes; else echo no; fi; }
 

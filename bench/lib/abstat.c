@@ -81,7 +81,7 @@ static double mw_normal(const double *r, size_t na, size_t nb, double observed)
 
 		for (j = 0; j < n; j++)
 			t += r[j] == r[i];
-		ties += (t * t - 1) / t;	/* sums t^3 - t over each tie group */
+		ties += t * t - 1;	/* over the t members of a tie group: t^3 - t */
 	}
 	var = (double)na * (double)nb / 12 *
 	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
@@ -119,36 +119,66 @@ double ab_mann_whitney(const double *a, size_t na, const double *b, size_t nb, d
 	return p > 1 ? 1 : p;
 }
 
-/* mean and sample stddev of log(x); false when a value is not > 0 */
-static bool log_moments(const double *x, size_t n, double *mean, double *sd)
+/* mean and sample stddev of x (log(x) when @log); false when a value is not
+ * finite, or with @log not > 0 */
+static bool moments(const double *x, size_t n, bool log_scale, double *mean, double *sd)
 {
-	double s = 0, d = 0;
+	double s = 0, d = 0, v;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!(x[i] > 0) || !isfinite(x[i]))
+		if (!isfinite(x[i]) || (log_scale && !(x[i] > 0)))
 			return false;
-		s += log(x[i]);
+		s += log_scale ? log(x[i]) : x[i];
 	}
 	*mean = s / (double)n;
-	for (i = 0; i < n; i++)
-		d += (log(x[i]) - *mean) * (log(x[i]) - *mean);
-	*sd = sqrt(d / (double)(n - 1));
+	for (i = 0; i < n; i++) {
+		v = (log_scale ? log(x[i]) : x[i]) - *mean;
+		d += v * v;
+	}
+	*sd = n > 1 ? sqrt(d / (double)(n - 1)) : 0;
 	return true;
+}
+
+/*
+ * The pooled two-sample t of B against A on one scale: the difference of
+ * the means *d, its standard error *se and df = na + nb - 2; false when a
+ * side has fewer than 2 values or a value does not fit the scale
+ */
+static bool pooled(const double *a, size_t na, const double *b, size_t nb, bool log_scale,
+		   double *d, double *se, double *df)
+{
+	double ma, sa, mb, sb;
+
+	if (na < 2 || nb < 2 || !moments(a, na, log_scale, &ma, &sa) ||
+	    !moments(b, nb, log_scale, &mb, &sb))
+		return false;
+	*df = (double)(na + nb - 2);
+	*d = mb - ma;
+	*se = sqrt(((double)(na - 1) * sa * sa + (double)(nb - 1) * sb * sb) / *df) *
+	      sqrt(1.0 / (double)na + 1.0 / (double)nb);
+	return true;
+}
+
+static double t_p(double d, double se, double df)
+{
+	if (se == 0)
+		return d == 0 ? 1 : 0;
+	return 2 * stats_t_cdf(-fabs(d / se), df);
 }
 
 double ab_ttest_log(const double *a, size_t na, const double *b, size_t nb)
 {
-	double ma, sa, mb, sb, df, sp, t;
+	double d, se, df;
 
-	if (na < 2 || nb < 2 || !log_moments(a, na, &ma, &sa) || !log_moments(b, nb, &mb, &sb))
-		return NAN;
-	df = (double)(na + nb - 2);
-	sp = sqrt(((double)(na - 1) * sa * sa + (double)(nb - 1) * sb * sb) / df);
-	if (sp == 0)
-		return ma == mb ? 1 : 0;
-	t = (mb - ma) / (sp * sqrt(1.0 / (double)na + 1.0 / (double)nb));
-	return 2 * stats_t_cdf(-fabs(t), df);
+	return pooled(a, na, b, nb, true, &d, &se, &df) ? t_p(d, se, df) : NAN;
+}
+
+double ab_ttest(const double *a, size_t na, const double *b, size_t nb)
+{
+	double d, se, df;
+
+	return pooled(a, na, b, nb, false, &d, &se, &df) ? t_p(d, se, df) : NAN;
 }
 
 /* splitmix64: a small seeded generator, the same numbers on every machine */
@@ -239,6 +269,16 @@ void ab_bh(const double *p, size_t n, double *q)
 	free(r);
 }
 
+static double mean_of_log(const double *x, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += log(x[i]);
+	return s / (double)n;
+}
+
 static double cv_of(const double *x, size_t n)
 {
 	struct stats st;
@@ -248,27 +288,72 @@ static double cv_of(const double *x, size_t n)
 	return st.cv;
 }
 
-int ab_metric_compute(const double *a, size_t na, const double *b, size_t nb,
-		      uint64_t seed, struct ab_metric *m)
+static bool all_positive(const double *x, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return false;
+	return true;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+int ab_metric_compute(const double *a, size_t na, const double *b, size_t nb,
+		      bool diff_scale, struct ab_metric *m)
+{
+	double d, se, df, t, reach, base;
+
 	memset(m, 0, sizeof(*m));
 	if (!na || !nb)
 		return -EINVAL;
 	m->na = na;
 	m->nb = nb;
+	m->diff_scale = diff_scale || !all_positive(a, na) || !all_positive(b, nb);
 	m->med_a = stats_median(a, na);
 	m->med_b = stats_median(b, nb);
-	if (ab_bootstrap(a, na, b, nb, AB_BOOTSTRAP_REPS, seed, &m->change, &m->lo, &m->hi)) {
-		m->change = m->med_a ? 100 * (m->med_b / m->med_a - 1) : NAN;
-		m->lo = m->hi = NAN;
-	}
 	m->cv_a = cv_of(a, na);
 	m->cv_b = cv_of(b, nb);
-	m->p = ab_ttest_log(a, na, b, nb);
-	m->p_mw = ab_mann_whitney(a, na, b, nb, NULL);
+	m->p_mw = na < 2 || nb < 2 ? NAN : ab_mann_whitney(a, na, b, nb, NULL);
 	m->q = NAN;
-	if (na < 2 || nb < 2)	/* one boot: a %change, nothing more */
-		m->lo = m->hi = m->p = m->p_mw = NAN;
+	m->lo = m->hi = m->diff_lo = m->diff_hi = m->detectable = m->p = NAN;
+	base = fabs(mean_of(a, na));
+	if (!m->diff_scale) {
+		m->diff = NAN;
+		m->change = 100 * (exp(mean_of_log(b, nb) - mean_of_log(a, na)) - 1);
+	} else {
+		m->diff = mean_of(b, nb) - mean_of(a, na);
+		m->change = base > 0 ? 100 * m->diff / base : NAN;
+	}
+	if (!pooled(a, na, b, nb, !m->diff_scale, &d, &se, &df))
+		return 0;	/* one boot a side: the change, nothing more */
+	t = stats_t_quantile(0.975, df);
+	m->p = t_p(d, se, df);
+	/* the effect the test finds with AB_POWER at AB_ALPHA (normal shift
+	 * of the t statistic: a close approximation at these df) */
+	reach = (stats_t_quantile(1 - AB_ALPHA / 2, df) + stats_t_quantile(AB_POWER, df)) * se;
+	if (!m->diff_scale) {
+		m->lo = 100 * (exp(d - t * se) - 1);
+		m->hi = 100 * (exp(d + t * se) - 1);
+		m->detectable = 100 * (exp(reach) - 1);
+	} else {
+		m->diff_lo = d - t * se;
+		m->diff_hi = d + t * se;
+		if (base > 0) {
+			m->lo = 100 * m->diff_lo / base;
+			m->hi = 100 * m->diff_hi / base;
+			m->detectable = 100 * reach / base;
+		}
+	}
 	return 0;
 }
 
@@ -293,7 +378,7 @@ void ab_judge(struct ab_metric *m, size_t n)
 		if (m[i].na < 2 || m[i].nb < 2)
 			m[i].why = "one boot a side gives no significance";
 		else if (isnan(m[i].p))
-			m[i].why = "not tested: a per-boot value is not > 0";
+			m[i].why = "not tested: a per-boot value is not a number";
 		else if (!(q[i] < AB_FDR))
 			m[i].why = "q >= 0.05";
 		else if (!(m[i].lo > 0 || m[i].hi < 0))

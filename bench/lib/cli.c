@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 
 const char *lab_prog = "lab";
-/* The verb being parsed, for "Try 'PROG VERB --help'." */
-static const char *lab_verb_name;
+const char *lab_verb_name;
 
 static void vmessage(const char *fmt, va_list ap)
 {
@@ -41,6 +41,9 @@ void lab_die(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vmessage(fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	lab_fail_v("error", fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -184,7 +187,8 @@ static void opts_help(const struct lab_opt *opts)
 {
 	const struct lab_opt *o;
 
-	printf("usage: %s %s [OPTION...]\n\noptions:\n", lab_prog, lab_verb_name);
+	printf("usage: %s%s%s [OPTION...]\n\noptions:\n", lab_prog, lab_verb_name ? " " : "",
+	       lab_verb_name ? lab_verb_name : "");
 	for (o = opts; o->name; o++) {
 		char left[64];
 

@@ -88,6 +88,8 @@ struct lab_opt {
 
 /* The program's name in messages ("bpfqs"), set by lab_main(). */
 extern const char *lab_prog;
+/* The verb running ("run"), set by lab_main(); NULL before */
+extern const char *lab_verb_name;
 
 /*
  * lab_main - run the verb named by argv[1] with argv + 1. No verb, an unknown
@@ -132,7 +134,10 @@ void lab_each_item(const char *what, const char *list,
  */
 void lab_usage_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
-/* lab_die - "PROG: MESSAGE" on stderr, exit 1 (a failure that is not bad input). */
+/*
+ * lab_die - "PROG: MESSAGE" on stderr, exit 1 (a failure that is not bad
+ * input); MESSAGE goes to the --fail-file of progress.h too.
+ */
 void lab_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* Allocation that cannot fail: on failure lab_die() naming @what. */

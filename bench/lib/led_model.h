@@ -30,7 +30,7 @@
  * same steps, but times each one relative to when the previous step ran,
  * rounded up to the tick; and it holds the end of a dimming tuple for one
  * more 50 ms interval, and a dimming tuple shorter than 50 ms for 50 ms.
- * The model is the documented timeline, which hr_pattern follows.
+ * The model is the documented timeline, which abs_pattern follows.
  */
 #ifndef BENCH_LED_MODEL_H
 #define BENCH_LED_MODEL_H
@@ -107,9 +107,9 @@ size_t led_model_changes(struct led_step *s, size_t n, unsigned int initial);
 /*
  * led_model_match_skipping - whether the observed changes @b[0..n) at @t
  * (ns, from the start of the timeline) are the model's @nc changes @s in
- * order, the way hr_pattern takes them: a change may be missing only when
+ * order, the way abs_pattern takes them: a change may be missing only when
  * the next one observed came once the missing step had ended (after a stall
- * hr_pattern skips the steps that ended, and sets the brightness once), and
+ * abs_pattern skips the steps that ended, and sets the brightness once), and
  * the last one must be the model's last. Returns true or false; *@bad is
  * the first observed change that does not fit (@n when all fit), *@skipped
  * the count of model changes passed over.
@@ -137,7 +137,7 @@ double led_model_jiffies_ms(unsigned int ms, unsigned int hz);
 
 /* pattern's mean interval within this fraction of the jiffies model */
 #define LED_MEAN_TOLERANCE	0.02
-/* hr_pattern's drift interval inside +-this, ms per 1000 steps */
+/* abs_pattern's drift interval inside +-this, ms per 1000 steps */
 #define LED_DRIFT_LIMIT_MS	1.0
 
 /*

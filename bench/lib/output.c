@@ -122,6 +122,7 @@ struct out {
 	char *dir;
 	json_t *root;		/* the summary, rewritten on every change */
 	json_t *targets;	/* targets.json: an array */
+	json_t *conditions;	/* out_conditions: of the metrics added next, or NULL */
 };
 
 /* <dir>/<name> holding @j, atomically */
@@ -160,6 +161,7 @@ static void out_free(struct out *o)
 {
 	json_decref(o->root);
 	json_decref(o->targets);
+	json_decref(o->conditions);
 	free(o->dir);
 	free(o);
 }
@@ -190,7 +192,8 @@ struct out *out_open(const char *dir, const char *workload)
 	o = calloc(1, sizeof(*o));
 	if (!o || !(o->dir = strdup(dir)))
 		goto nomem;
-	o->root = json_pack("{s:s, s:s, s:s, s:[]}", "workload", workload, "status", "failed",
+	o->root = json_pack("{s:i, s:s, s:s, s:s, s:[]}", "format_version", OUT_FORMAT_VERSION,
+			    "workload", workload, "status", "failed",
 			    "reason", "incomplete: the workload did not finish", "metrics");
 	o->targets = json_array();
 	if (!o->root || !o->targets)
@@ -281,9 +284,27 @@ static json_t *metric_params(struct out *o, const char *name, const char *const 
 
 static int metric_add(struct out *o, json_t *m)
 {
+	if (m && o->conditions && json_object_set(m, "conditions", o->conditions)) {
+		json_decref(m);
+		return -ENOMEM;
+	}
 	if (!m || json_array_append_new(json_object_get(o->root, "metrics"), m))
 		return -ENOMEM;
 	return out_write(o);
+}
+
+int out_conditions(struct out *o, const char *const *conditions)
+{
+	json_t *c = NULL;
+
+	if (conditions && conditions[0]) {
+		c = params_json("conditions", conditions);
+		if (!c)
+			return -EINVAL;
+	}
+	json_decref(o->conditions);
+	o->conditions = c;
+	return 0;
 }
 
 int out_estimate(struct out *o, const char *name, const char *const *params,

@@ -8,10 +8,11 @@
  * workload's targets judged against what it measured (see out_target).
  *
  * summary.json:
- *   {"workload": NAME, "status": "ok"|"failed", ["reason": STR,]
+ *   {"format_version": 1, "workload": NAME, "status": "ok"|"failed", ["reason": STR,]
  *    "metrics": [{"name", "params": {KEY: "VALUE"...}, "unit", "n",
  *                 "median", "mean", "stddev", "min", "max", "p99",
- *                 "ci95": {"lo", "hi", "of", "method"} | null}]}
+ *                 "ci95": {"lo", "hi", "of", "method"} | null,
+ *                 ["conditions": {KEY: "VALUE"...}]}]}
  * p99 is null when n < STATS_P99_MIN_N (too few samples to mean anything).
  * ci95 is the 95 % interval (interval.h): of the median for a metric made
  * of samples (out_metric), of the estimate for one made by out_estimate
@@ -31,6 +32,9 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+/* The format of summary.json this library writes (its "format_version") */
+#define OUT_FORMAT_VERSION 1
 
 /* A file being written atomically: write to ->f, then commit or abort. */
 struct atomic_file {
@@ -76,6 +80,16 @@ struct ci;
  */
 int out_estimate(struct out *o, const char *name, const char *const *params,
 		 const char *unit, double value, size_t n, const struct ci *ci);
+/*
+ * out_conditions - the conditions the metrics added from now on are measured
+ * under: "key", "value", ..., NULL as params (NULL or empty: none), written
+ * as each metric's "conditions" object. What a comparison must hold equal
+ * beside the kernel: the probe attached, the clock's discipline, the daemons
+ * running. labcompare calls a metric whose conditions differ between the
+ * runs "not comparable" and gives no change for it.
+ */
+int out_conditions(struct out *o, const char *const *conditions);
+
 enum target_verdict { TARGET_NOT_MET = 0, TARGET_MET = 1, TARGET_NOT_JUDGED = -1 };
 
 /*

@@ -19,7 +19,22 @@
  *
  * Without tap_plan() the plan "1..N" is printed by tap_finish() (a plan at
  * the end is valid TAP). Output is flushed after every line, so what ran
- * before a crash is on record. The state is per process.
+ * before a crash is on record. The state is per process, shared with the
+ * tests tap_main() runs in children.
+ *
+ * Unit tests register themselves and run each in a child of its own, as the
+ * kselftest harness's TEST() and test_harness_run() do, so that a crash
+ * costs one test, not the program:
+ *
+ *	LAB_TEST(parse_good)
+ *	{
+ *		tap_eq_int(parse("4"), 4, "parse of 4");
+ *	}
+ *	LAB_TEST_MAIN()
+ *
+ * A program whose tests share a setup writes its own main() that sets up
+ * (tap_tmpdir(), a check that the program under test is built) and returns
+ * tap_main(argc, argv).
  */
 #ifndef BENCH_TAP_H
 #define BENCH_TAP_H
@@ -41,7 +56,10 @@ bool tap_fail(const char *what, const char *fmt, ...) __attribute__((format(prin
 void tap_skip(const char *reason, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A "# ..." diagnostic line. */
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "Bail out! reason" and exit(1). */
+/*
+ * "Bail out! reason" and exit(1); in a test tap_main() runs, a failed result
+ * "TEST: bailed out: reason" and the end of that test only.
+ */
 void tap_bail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /*
  * Print the closing "# N passed, N failed, N skipped" line (and the plan if
@@ -49,6 +67,55 @@ void tap_bail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
  * plan was met, 1 otherwise.
  */
 int tap_finish(void);
+
+/*
+ * A test of LAB_TEST(), registered before main() runs; tap_main() runs the
+ * registered tests in the order of their lines.
+ */
+struct tap_test {
+	const char *name;
+	void (*fn)(void);
+	unsigned int line;
+	struct tap_test *next;
+};
+void tap_register(struct tap_test *test);
+
+#define LAB_TEST(name)								\
+	static void lab_test_##name(void);					\
+	static struct tap_test lab_test_entry_##name = {			\
+		#name, lab_test_##name, __LINE__, NULL				\
+	};									\
+	static void __attribute__((constructor)) lab_test_register_##name(void) \
+	{									\
+		tap_register(&lab_test_entry_##name);				\
+	}									\
+	static void lab_test_##name(void)
+
+/*
+ * tap_main - run the registered tests, each in a forked child, as one TAP
+ * stream numbered on across them, the plan at the end, and return
+ * tap_finish()'s exit code. A test whose child is killed by a signal, does
+ * not finish within the timeout, exits non-zero without a failed result
+ * (or above 1), or reports no result at all gets one "not ok" naming the
+ * test and what happened; the tests after it run. Arguments: "--timeout S"
+ * (seconds a test may take, 60 by default), "--list" (print the tests'
+ * names), then the names of the tests to run (default: all; an unknown name
+ * is a usage error).
+ */
+int tap_main(int argc, char **argv);
+
+#define LAB_TEST_MAIN()					\
+	int main(int argc, char **argv)			\
+	{						\
+		return tap_main(argc, argv);		\
+	}
+
+/*
+ * tap_tmpdir - make the temporary folder @tmpl ("/tmp/name.XXXXXX", filled
+ * in by mkdtemp()) that a program's tests share, bailing out when it cannot
+ * be made; it is removed with everything in it when the program exits.
+ */
+void tap_tmpdir(char *tmpl);
 
 /*
  * Fixtures for the tests of a program's `report` verb: DIR/NAME opened for

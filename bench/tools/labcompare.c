@@ -3,7 +3,7 @@
  * labcompare - compare two groups of runs metric by metric, the boot being
  * the unit of replication (bench/lib/abstat.h has the statistics).
  *
- * labcompare --a RUN[,RUN...] --b RUN[,RUN...] --out DIR [--asked KEY,...] [--seed N]
+ * labcompare --a RUN[,RUN...] --b RUN[,RUN...] --out DIR [--asked KEY,...]
  *
  * Each RUN is a run folder (meta.json, <workload>/summary.json). A metric is
  * a workload, a name and its params; its per-boot value is the median the
@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "abstat.h"
 #include "cli.h"
@@ -32,12 +33,23 @@
 /* meta.json keys two sides must share unless asked otherwise */
 static const char *const meta_keys[] = {
 	"accel", "hz", "vcpus", "qemu_version", "clocksource", "trace", "profile",
-	"host_cpu", "lab_commit", "kernel_flavour", "kernel_key", "mem_mb", NULL,
+	"host_cpu", "lab_commit", "kernel_flavour", "kernel_key", "kernel_version",
+	"kernel_source_version", "series_hash", "config_hash", "cmdline_extra", "sysctls",
+	"mem_mb", NULL,
 };
 /* units of counts: a difference is reported, never tested */
 static const char *const count_units[] = {
 	"events", "packets", "routes", "messages", "calls", "bytes", "steps", NULL,
 };
+
+/*
+ * Units of quantities that can be 0 or negative, or that add rather than
+ * scale (percentages, slopes): compared on the difference scale
+ */
+static bool additive_unit(const char *u)
+{
+	return u && (u[0] == '%' || strstr(u, "/1000 steps"));
+}
 
 struct metric {
 	char *key;		/* workload \t name \t params as sorted compact JSON */
@@ -45,6 +57,11 @@ struct metric {
 	double v[2][MAX_RUNS];	/* per-boot medians of side A (0) and B (1) */
 	size_t n[2];
 	bool count;		/* a count or a single figure: no p-value */
+	bool additive;		/* additive_unit: the difference scale */
+	bool cond_seen;		/* cond holds the conditions of its first run */
+	json_t *cond;		/* the conditions it was measured under (NULL: none) */
+	char *incomparable;	/* the conditions that differ between its runs */
+	char *why;		/* "not comparable: ..." */
 	struct ab_metric ab;
 };
 
@@ -97,6 +114,50 @@ static struct metric *find_metric(struct cmp *c, const char *key)
 	return &c->m[c->nm++];
 }
 
+/* json_equal, with two absent values equal */
+static bool same(json_t *x, json_t *y)
+{
+	return (!x && !y) || json_equal(x, y);
+}
+
+/*
+ * The conditions of one more run of @m: when they differ from its first
+ * run's, the metric is not comparable, and ->incomparable says which
+ * condition differs and how ("probe: kprobe and tracepoint")
+ */
+static void note_conditions(struct metric *m, json_t *cond)
+{
+	const char *k;
+	json_t *v, *all;
+	char *s;
+
+	if (!m->cond_seen) {
+		m->cond_seen = true;
+		m->cond = json_incref(cond);
+		return;
+	}
+	if (same(m->cond, cond) || m->incomparable)
+		return;
+	all = json_object();
+	if (m->cond)
+		json_object_update(all, m->cond);
+	if (cond)
+		json_object_update(all, cond);
+	json_object_foreach(all, k, v) {
+		const char *x = json_string_value(json_object_get(m->cond, k));
+		const char *y = json_string_value(json_object_get(cond, k));
+
+		if (x && y && !strcmp(x, y))
+			continue;
+		if (asprintf(&s, "%s%s%s: %s and %s", m->incomparable ? m->incomparable : "",
+			     m->incomparable ? "; " : "", k, x ? x : "none", y ? y : "none") < 0)
+			lab_die("out of memory");
+		free(m->incomparable);
+		m->incomparable = s;
+	}
+	json_decref(all);
+}
+
 /* One metric object of a summary, into side @s */
 static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
 {
@@ -117,9 +178,11 @@ static void add_metric(struct cmp *c, int s, const char *wl, json_t *jm)
 				    "params", params ? params : json_object(),
 				    "unit", json_object_get(jm, "unit"));
 		m->count = in_list(count_units, json_string_value(json_object_get(jm, "unit")) ?: "");
+		m->additive = additive_unit(json_string_value(json_object_get(jm, "unit")));
 	}
 	if (json_integer_value(json_object_get(jm, "n")) <= 1)
 		m->count = true;
+	note_conditions(m, json_object_get(jm, "conditions"));
 	if (m->n[s] < MAX_RUNS)
 		m->v[s][m->n[s]++] = json_number_value(median);
 	free(key);
@@ -181,10 +244,37 @@ static void load_side(struct cmp *c, int s, const char *list)
 	free(copy);
 }
 
-/* json_equal, with two absent values equal */
-static bool same(json_t *x, json_t *y)
+/*
+ * The host's load (meta.json host_load: the share of the host's CPU others
+ * used while the workloads ran): a warning when the sides' ranges over their
+ * boots do not overlap, the host's noise then differing between them
+ */
+static size_t host_load_warning(const struct cmp *c, FILE *out, json_t *jw)
 {
-	return (!x && !y) || json_equal(x, y);
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	size_t s, r, n[2] = { 0, 0 };
+	char *msg;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < c->nruns[s]; r++) {
+			json_t *v = json_object_get(json_object_get(json_object_get(c->meta[s][r], "host_load"),
+								    "workloads"), "others_pct_median");
+
+			if (!json_is_number(v))
+				continue;
+			lo[s] = fmin(lo[s], json_number_value(v));
+			hi[s] = fmax(hi[s], json_number_value(v));
+			n[s]++;
+		}
+	if (!n[0] || !n[1] || (lo[1] <= hi[0] && lo[0] <= hi[1]))
+		return 0;
+	if (asprintf(&msg, "the host's load differs between the sides beyond their spread: others used %.0f-%.0f %% of the host's CPU during A's boots, %.0f-%.0f %% during B's (meta.json host_load): under TCG that noise is in every timing figure",
+		     lo[0], hi[0], lo[1], hi[1]) < 0)
+		lab_die("out of memory");
+	fprintf(out, "warning: %s\n", msg);
+	json_array_append_new(jw, json_string(msg));
+	free(msg);
+	return 1;
 }
 
 /* The warnings: meta keys that differ, across or within the sides */
@@ -220,6 +310,7 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 		free(fb);
 		nw++;
 	}
+	nw += host_load_warning(c, out, jw);
 	json_array_foreach(c->loadwarn, k, w) {
 		fprintf(out, "warning: %s\n", json_string_value(w));
 		json_array_append(jw, w);
@@ -228,7 +319,112 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 	return nw;
 }
 
-static void judge_all(struct cmp *c, unsigned long long seed)
+/*
+ * Where the comparison's time went, from each run's meta.json (boot_seconds,
+ * vm_seconds, started, ended, report_seconds) and progress.log (the guest's steps and
+ * phases, in seconds since QEMU started): boot (QEMU to the first command),
+ * set-up (the steps that are no workload's), conformance (phases conform),
+ * measurement, probe passes (phases probe*), the guest's reports (phases
+ * report), the rest of the workloads' steps (between phases), the host (the
+ * kernel from its cache, the report, the plots) and the waiting between the
+ * boots (a Slurm queue, a guest slot)
+ */
+enum { T_BOOT, T_SETUP, T_CONFORM, T_MEASURE, T_PROBES, T_REPORT, T_BETWEEN, T_HOST, T_WAIT, T_N };
+static const char *const t_names[T_N] = {
+	"boot", "set-up", "conformance", "measurement", "probes", "report in the guest",
+	"between phases", "host (kernel, report, plots)", "waiting between boots",
+};
+
+static double iso_time(json_t *meta, const char *key)
+{
+	struct tm tm = { 0 };
+	const char *v = json_string_value(json_object_get(meta, key));
+
+	if (!v || !strptime(v, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+/* the guest's seconds of one run into @t */
+static void run_time(const char *dir, double *t)
+{
+	char *path, line[512], step[128] = "", kind[16], a[128], b[128];
+	double ts, step_t = 0, phase_t = 0, in_phases = 0;
+	FILE *f;
+
+	if (asprintf(&path, "%s/progress.log", dir) < 0)
+		lab_die("out of memory");
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		a[0] = b[0] = 0;
+		if (line[0] == '#' || sscanf(line, "%lf %15s %127s %127s", &ts, kind, a, b) < 2)
+			continue;
+		if (!strcmp(kind, "start")) {
+			snprintf(step, sizeof(step), "%s", a);
+			step_t = ts;
+			in_phases = 0;
+		} else if (!strcmp(kind, "end") && step[0]) {
+			if (strncmp(step, "wl-", 3))
+				t[T_SETUP] += ts - step_t;
+			else
+				t[T_BETWEEN] += ts - step_t - in_phases;
+			step[0] = 0;
+		} else if (!strcmp(kind, "phase")) {
+			phase_t = ts;
+		} else if (!strcmp(kind, "phase-end")) {
+			int k = !strcmp(b, "conform") ? T_CONFORM :
+				!strncmp(b, "probe", 5) ? T_PROBES :
+				!strcmp(b, "report") ? T_REPORT : T_MEASURE;
+
+			t[k] += ts - phase_t;
+			in_phases += ts - phase_t;
+		}
+	}
+	fclose(f);
+}
+
+static json_t *time_split(const struct cmp *c, FILE *out)
+{
+	double t[T_N] = { 0 }, first = INFINITY, last = -INFINITY, runs = 0, total;
+	json_t *o = json_object();
+	size_t s, r, k, n = 0;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < c->nruns[s]; r++) {
+			json_t *m = c->meta[s][r];
+			double st = iso_time(m, "started"), en = iso_time(m, "ended");
+			double vm = json_number_value(json_object_get(m, "vm_seconds"));
+			double rep = json_number_value(json_object_get(m, "report_seconds"));
+
+			t[T_BOOT] += json_number_value(json_object_get(m, "boot_seconds"));
+			run_time(c->runs[s][r], t);
+			if (isfinite(st) && isfinite(en)) {
+				first = fmin(first, st);
+				last = fmax(last, en + rep);
+				runs += en - st + rep;
+				t[T_HOST] += en - st - vm + rep;
+			}
+			n++;
+		}
+	if (isfinite(first))
+		t[T_WAIT] = fmax(0, last - first - runs);
+	for (k = 0, total = 0; k < T_N; k++)
+		total += t[k];
+	fprintf(out, "time: %zu boots, %.0f s in all:", n, total);
+	for (k = 0; k < T_N; k++) {
+		fprintf(out, "%s %s %.0f s (%.0f %%)", k ? "," : "", t_names[k], t[k],
+			total > 0 ? 100 * t[k] / total : 0);
+		json_object_set_new(o, t_names[k], json_real(t[k]));
+	}
+	fprintf(out, "\n");
+	json_object_set_new(o, "total", json_real(total));
+	return o;
+}
+
+static void judge_all(struct cmp *c)
 {
 	struct ab_metric *fam = lab_calloc(c->nm, sizeof(*fam), "metrics");
 	size_t i, nf = 0, *idx = lab_calloc(c->nm, sizeof(*idx), "metrics");
@@ -238,7 +434,12 @@ static void judge_all(struct cmp *c, unsigned long long seed)
 
 		if (!m->n[0] || !m->n[1])
 			continue;
-		ab_metric_compute(m->v[0], m->n[0], m->v[1], m->n[1], seed + i, &m->ab);
+		ab_metric_compute(m->v[0], m->n[0], m->v[1], m->n[1], m->additive, &m->ab);
+		if (m->incomparable) {
+			m->ab.p = m->ab.p_mw = m->ab.change = m->ab.lo = m->ab.hi = NAN;
+			m->ab.diff = m->ab.diff_lo = m->ab.diff_hi = m->ab.detectable = NAN;
+			continue;
+		}
 		if (m->count) {
 			m->ab.p = m->ab.p_mw = NAN;
 			continue;
@@ -250,8 +451,18 @@ static void judge_all(struct cmp *c, unsigned long long seed)
 	for (i = 0; i < nf; i++)
 		c->m[idx[i]].ab = fam[i];
 	for (i = 0; i < c->nm; i++)
-		if (c->m[i].count && c->m[i].n[0] && c->m[i].n[1])
+		if (c->m[i].count && c->m[i].n[0] && c->m[i].n[1] && !c->m[i].incomparable)
 			c->m[i].ab.why = "a count or a single figure: no p-value";
+	for (i = 0; i < c->nm; i++) {
+		struct metric *m = &c->m[i];
+
+		if (!m->incomparable || !m->n[0] || !m->n[1])
+			continue;
+		if (asprintf(&m->why, "not comparable: %s", m->incomparable) < 0)
+			lab_die("out of memory");
+		m->ab.why = m->why;
+		m->ab.changed = false;
+	}
 	free(fam);
 	free(idx);
 }
@@ -273,11 +484,19 @@ static json_t *metric_json(const struct metric *m)
 		json_object_set_new(o, "why", json_string(m->n[0] ? "missing in B" : "missing in A"));
 		return o;
 	}
+	json_object_set_new(o, "comparable", json_boolean(!m->incomparable));
+	if (m->cond)
+		json_object_set(o, "conditions", m->cond);
+	json_object_set_new(o, "scale", json_string(a->diff_scale ? "difference" : "log"));
 	json_object_set_new(o, "median_a", num(a->med_a));
 	json_object_set_new(o, "median_b", num(a->med_b));
 	json_object_set_new(o, "change_pct", num(a->change));
 	json_object_set_new(o, "change_lo", num(a->lo));
 	json_object_set_new(o, "change_hi", num(a->hi));
+	json_object_set_new(o, "diff", num(a->diff));
+	json_object_set_new(o, "diff_lo", num(a->diff_lo));
+	json_object_set_new(o, "diff_hi", num(a->diff_hi));
+	json_object_set_new(o, "detectable_pct", num(a->changed ? NAN : a->detectable));
 	json_object_set_new(o, "cv_a", num(a->cv_a));
 	json_object_set_new(o, "cv_b", num(a->cv_b));
 	json_object_set_new(o, "p", num(a->p));
@@ -317,26 +536,29 @@ static void text_line(FILE *f, const struct metric *m)
 {
 	const struct ab_metric *a = &m->ab;
 	char *p = json_dumps(json_object_get(m->desc, "params"), JSON_COMPACT | JSON_SORT_KEYS);
-	char ci[64] = "", q[32], cva[32], cvb[32];
+	char ci[64] = "", q[32], cva[32], cvb[32], seen[48] = "", ch[32];
 
 	if (isfinite(a->lo) && isfinite(a->hi))
 		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", a->lo, a->hi);
-	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %+8.1f%% %-16s q=%-8s cv %s/%s n %zu/%zu  %s\n",
+	if (!a->changed && isfinite(a->detectable))
+		snprintf(seen, sizeof(seen), "; none > %.1f%% seen", a->detectable);
+	fprintf(f, "%-9s %-28s %-40s %12.4g %12.4g %9s %-16s q=%-8s cv %s/%s n %zu/%zu %s %s%s\n",
 		json_string_value(json_object_get(m->desc, "workload")),
 		json_string_value(json_object_get(m->desc, "name")), p ? p : "{}",
-		a->med_a, a->med_b, a->change, ci, fmt_num(q, sizeof(q), "%.3g", a->q),
+		a->med_a, a->med_b, fmt_num(ch, sizeof(ch), "%+.1f%%", a->change), ci,
+		fmt_num(q, sizeof(q), "%.3g", a->q),
 		fmt_num(cva, sizeof(cva), "%.1f%%", 100 * a->cv_a),
 		fmt_num(cvb, sizeof(cvb), "%.1f%%", 100 * a->cv_b), m->n[0], m->n[1],
-		a->why ? a->why : "");
+		a->diff_scale ? "diff" : "log", a->why ? a->why : "", seen);
 	free(p);
 }
 
 static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 {
 	struct atomic_file txt;
-	json_t *arr = json_array(), *root, *jw = json_array();
-	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, judged = 0;
-	size_t fewer = 0;
+	json_t *arr = json_array(), *root, *jw = json_array(), *times;
+	size_t *order = lab_calloc(c->nm, sizeof(*order), "metrics"), i, changed = 0, tested = 0;
+	size_t fewer = 0, untestable = 0, counts = 0, both = 0, incomparable = 0;
 	char *path;
 	int err;
 
@@ -347,16 +569,27 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	if (asprintf(&path, "%s/compare.txt", dir) < 0 || atomic_open(&txt, path))
 		lab_die("cannot write %s", path);
 	warnings(c, asked, txt.f, jw);
+	times = time_split(c, txt.f);
 	for (i = 0; i < c->nm; i++) {
 		const struct metric *m = &c->m[order[i]];
 
 		json_array_append_new(arr, metric_json(m));
 		changed += m->ab.changed;
-		judged += m->n[0] >= 2 && m->n[1] >= 2 && !m->count;
+		if (!m->n[0] || !m->n[1])
+			continue;
+		both++;
+		if (m->incomparable)
+			incomparable++;
+		else if (m->count)
+			counts++;
+		else if (isfinite(m->ab.p))
+			tested++;
+		else if (m->n[0] >= 2 && m->n[1] >= 2)
+			untestable++;
 		fewer += m->n[0] < c->nruns[0] || m->n[1] < c->nruns[1];
 	}
-	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics, %zu tested; %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% bootstrap interval that excludes 0)\n",
-		c->nruns[0], c->nruns[1], c->nm, judged, changed);
+	fprintf(txt.f, "%zu boot(s) in A, %zu in B; %zu metrics in both: %zu tested, %zu counts or single figures (not tested), %zu not testable, %zu not comparable (measured under different conditions); %zu changed (Benjamini-Hochberg at 5 %% FDR, and a 95 %% interval of the same t-test that excludes 0)\n",
+		c->nruns[0], c->nruns[1], both, tested, counts, untestable, incomparable, changed);
 	if (fewer)
 		fprintf(txt.f, "%zu metrics are missing from some boots (a run that failed or skipped them): "
 			"each line's n A/B is its boots a side\n", fewer);
@@ -364,8 +597,10 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 		fprintf(txt.f, "one boot a side gives no significance: %%change only\n");
 	else if (!changed)
 		fprintf(txt.f, "no change found\n");
+	if (tested)
+		fprintf(txt.f, "\"none > X%% seen\": the smallest change the comparison could have detected, with 80 %% power at alpha 0.05 per metric (before the false-discovery correction, which asks for more), at its boots' spread\n");
 	fprintf(txt.f, "%-9s %-28s %-40s %12s %12s %9s %s\n", "workload", "metric", "params",
-		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, boots A/B, verdict");
+		"median A", "median B", "%change", "[95% interval] q, CV across boots A/B, boots A/B, scale, verdict");
 	for (i = 0; i < c->nm; i++) {
 		const struct metric *m = &c->m[order[i]];
 
@@ -380,8 +615,9 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 	}
 	err = atomic_commit(&txt);
 	free(path);
-	root = json_pack("{s:o, s:o, s:I, s:I}", "warnings", jw, "metrics", arr,
-			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1]);
+	root = json_pack("{s:o, s:o, s:I, s:I, s:o}", "warnings", jw, "metrics", arr,
+			 "boots_a", (json_int_t)c->nruns[0], "boots_b", (json_int_t)c->nruns[1],
+			 "time_seconds", times);
 	if (asprintf(&path, "%s/compare.json", dir) < 0)
 		lab_die("out of memory");
 	if (!err && json_dump_file(root, path, JSON_INDENT(1) | JSON_REAL_PRECISION(10))) {
@@ -397,13 +633,11 @@ static int write_outputs(struct cmp *c, const char *dir, const char *asked)
 int main(int argc, char **argv)
 {
 	const char *a = NULL, *b = NULL, *out = NULL, *asked = NULL;
-	unsigned long long seed = 1;
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("a", &a, "RUN[,RUN...]", "the runs of side A, one per boot", true),
 		LAB_OPT_STR("b", &b, "RUN[,RUN...]", "the runs of side B", true),
 		LAB_OPT_STR("out", &out, "DIR", "where compare.json and compare.txt go", true),
 		LAB_OPT_STR("asked", &asked, "KEY,...", "meta.json keys meant to differ", false),
-		LAB_OPT_U64("seed", &seed, 0, 1e15, "the bootstrap's seed (default 1)"),
 		LAB_OPT_END
 	};
 	struct cmp c = { 0 };
@@ -414,6 +648,6 @@ int main(int argc, char **argv)
 	lab_positionals(argc, argv, first, 0, "");
 	load_side(&c, 0, a);
 	load_side(&c, 1, b);
-	judge_all(&c, seed);
+	judge_all(&c);
 	return write_outputs(&c, out, asked) ? 1 : 0;
 }

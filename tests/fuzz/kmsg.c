@@ -30,6 +30,7 @@ static const char *const trouble[] = {
 	"Kernel panic",
 	"UBSAN:",
 	"KFENCE:",
+	"ODEBUG:",		/* debug objects: a timer freed or re-armed while in use */
 	"detected stall",	/* rcu: INFO: rcu_sched detected stalls on CPUs/tasks */
 	"self-detected stall",	/* rcu: INFO: rcu_sched self-detected stall on CPU */
 	"RCU stall",

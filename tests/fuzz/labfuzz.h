@@ -2,7 +2,7 @@
 /*
  * labfuzz - the fuzz suites of the interfaces the lab's kernel patches add,
  * run in the guest: ptp (the emulated PTP clock's ioctls and sysfs files),
- * led (the pattern trigger's pattern, hr_pattern and repeat on a uleds LED),
+ * led (the pattern trigger's pattern, abs_pattern and repeat on a uleds LED),
  * taprio (schedules over rtnetlink with the lab's tracepoints on, while
  * traffic flows). Each is seeded and bounded by an iteration count and a
  * time, and prints TAP: its named regression cases, one result per kind of
@@ -73,6 +73,8 @@ struct fz {
  * and open the kernel log. Prints the seed and the replay command.
  */
 void fz_setup(struct fz *f, const char *suite, int argc, char **argv, const struct lab_opt *extra);
+/* The time bound counts from now: the regression cases before are not fuzzing */
+void fz_start_clock(struct fz *f);
 /* True while iterations and time are left; counts the iteration */
 bool fz_more(struct fz *f);
 double fz_elapsed(const struct fz *f);

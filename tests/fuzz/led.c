@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The led suite: the LED pattern trigger (and the lab's hr_pattern, patch
- * 0007) on a uleds LED. The main thread writes random and edge-value
- * patterns to pattern and hr_pattern (malformed text, zero and huge
- * durations, brightness beyond the LED's maximum, too many tuples), and
+ * The led suite: the LED pattern trigger (and the lab's abs_pattern) on a
+ * uleds LED. The main thread writes random and edge-value patterns to
+ * pattern and abs_pattern (malformed text, zero and huge durations, runs of
+ * tuples without duration, brightness beyond the LED's maximum, too many
+ * tuples), and
  * repeat counts; a second thread switches the trigger (pattern, none, a
  * trigger that does not exist) and writes repeat while the patterns run;
  * now and then the uleds LED is removed and made again under a running
  * pattern. Checks: every refusal is an errno; a pattern with a brightness
- * beyond the maximum, a single tuple, or (hr_pattern) no duration at all is
- * refused; a valid pattern is taken and reads back as written, a refused
+ * beyond the maximum, a single tuple, or (abs_pattern) no duration at all
+ * is refused; a valid pattern is taken and reads back as written, a refused
  * one leaves no pattern behind; the LED never gets a brightness beyond its
- * maximum (read through uleds).
+ * maximum (read through uleds). A regression case first: abs_pattern with a
+ * thousand tuples without duration in every 2 ms cycle, which the trigger
+ * must step through without keeping a CPU (it once replayed them for every
+ * millisecond it ran late).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +54,7 @@ struct led_ctx {
 	 * overlapping a repeat write looked like no switch at all.) */
 	volatile unsigned int busy, gen;
 	pthread_mutex_t lock;	/* the uleds device while it is made again */
+	bool abs;		/* the trigger has abs_pattern */
 	uint64_t events, beyond_max;
 	int worst;
 };
@@ -142,6 +147,7 @@ static bool make_pattern(struct fz *f, const struct led_ctx *l, char *text, size
 		"4294967296 10 0 10", "0 4294967296 0 10", "99999999999999999999 1 0 1",
 	};
 	size_t n, i, off = 0;
+	bool zeros = false;
 
 	if (fuzz_chance(&f->rng, 15)) {
 		const char *j = junk[fuzz_below(&f->rng, sizeof(junk) / sizeof(*junk))];
@@ -156,6 +162,10 @@ static bool make_pattern(struct fz *f, const struct led_ctx *l, char *text, size
 	case 1:
 		n = MAX_PATTERNS - 1 + fuzz_below(&f->rng, 3);	/* at the limit */
 		break;
+	case 2:
+		n = 2 + fuzz_below(&f->rng, MAX_PATTERNS - 1);	/* mostly without duration */
+		zeros = true;
+		break;
 	default:
 		n = 2 + fuzz_below(&f->rng, 7);
 	}
@@ -168,7 +178,7 @@ static bool make_pattern(struct fz *f, const struct led_ctx *l, char *text, size
 			b = (uint64_t)l->max + 1 + fuzz_below(&f->rng, 3);
 		else
 			b = fuzz_edge_u32(&f->rng);
-		switch (fuzz_below(&f->rng, 8)) {
+		switch (zeros && fuzz_chance(&f->rng, 95) ? 0 : fuzz_below(&f->rng, 8)) {
 		case 0:
 			d = 0;
 			break;
@@ -239,7 +249,7 @@ static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
 {
 	static char text[TEXT_MAX], shown[TEXT_MAX];
 	static struct tuple t[MAX_PATTERNS + 8], back[MAX_PATTERNS + 8];
-	const char *attr = fuzz_chance(&f->rng, 60) ? "hr_pattern" : "pattern";
+	const char *attr = l->abs && fuzz_chance(&f->rng, 60) ? "abs_pattern" : "pattern";
 	size_t nt = 0, nb, i, len;
 	bool model = make_pattern(f, l, text, sizeof(text), t, &nt), beyond = false, nodur = true;
 	bool must_refuse, must_take, clean;
@@ -269,9 +279,9 @@ static void write_pattern(struct fz *f, struct led_ctx *l, struct fz_kind *k)
 		return;
 	/* What the trigger must refuse: a brightness beyond the maximum, one tuple */
 	must_refuse = beyond || nt == 1 ||
-		      (!strcmp(attr, "hr_pattern") && nt >= 2 && nodur && !beyond);
+		      (!strcmp(attr, "abs_pattern") && nt >= 2 && nodur && !beyond);
 	must_take = !beyond && nt >= 2 && nt <= MAX_PATTERNS && len < 4096 &&
-		    !(!strcmp(attr, "hr_pattern") && nodur);
+		    !(!strcmp(attr, "abs_pattern") && nodur);
 	if (!err && must_refuse)
 		fz_bad(f, k, "%s: taken, but it must be refused", what);
 	if (err && must_take)
@@ -401,7 +411,7 @@ static int remake(struct led_ctx *l)
 	return fd < 0 ? fd : 0;
 }
 
-/* The LED still works: a two-tuple hr_pattern (or pattern) reaches uleds within 2 s */
+/* The LED still works: a two-tuple abs_pattern (or pattern) reaches uleds within 2 s */
 static void check_alive(struct led_ctx *l, const char *attr)
 {
 	uint64_t before, t0 = mono_ns();
@@ -427,17 +437,76 @@ static void check_alive(struct led_ctx *l, const char *attr)
 	attr_write(l, "trigger", "none", 4);
 }
 
+/* CPU time spent in softirqs, all CPUs, in clock ticks (/proc/stat) */
+static long long softirq_ticks(void)
+{
+	long long v[7] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6]) != 7)
+		v[6] = -1;
+	fclose(f);
+	return v[6];
+}
+
+/*
+ * abs_pattern "MAX 1 0 1" and 999 tuples "0 0": a cycle of 2 ms with a
+ * thousand tuples without duration to step through, for 2 s
+ */
+static void zero_runs_case(struct led_ctx *l)
+{
+	static char text[TEXT_MAX];
+	const char *what = "led: regression: abs_pattern with 999 tuples without duration in a "
+			   "2 ms cycle";
+	long long ticks0, ticks1;
+	uint64_t before, t0;
+	char stuck[256];
+	size_t off;
+	int i, err, bad;
+
+	if (!l->abs) {
+		tap_skip("no abs_pattern (a kernel without the lab's patch)", "%s", what);
+		return;
+	}
+	off = (size_t)snprintf(text, sizeof(text), "%d 1 0 1", l->max);
+	for (i = 0; i < 999; i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off, " 0 0");
+	drain(l);
+	before = l->events;
+	ticks0 = softirq_ticks();
+	err = attr_write(l, "abs_pattern", text, off);
+	t0 = mono_ns();
+	while (mono_ns() - t0 < 2 * NSEC_PER_SEC) {
+		usleep(5000);
+		drain(l);
+	}
+	ticks1 = softirq_ticks();
+	bad = fz_cpus_answer(20, stuck, sizeof(stuck));
+	attr_write(l, "trigger", "none", 4);
+	attr_write(l, "trigger", "pattern", 7);
+	tap_ok(!err, "%s (%zu bytes) is taken%s%s", what, off, err ? ": " : "",
+	       err ? lab_errname(err > 0 ? -ENOENT : err) : "");
+	tap_ok(!bad, "%s: every CPU answers while it runs%s%s", what, bad ? ": stuck " : "",
+	       bad ? stuck : "");
+	tap_ok(l->events - before >= 10, "%s: the LED blinks (%" PRIu64 " changes in 2 s through "
+	       "uleds)", what, l->events - before);
+	tap_diag("%s: %lld ticks of softirq time over the 2 s, all CPUs", what, ticks1 - ticks0);
+}
+
 int cmd_led(int argc, char **argv)
 {
 	static const int64_t maxes[] = { 1, 255, 1000, 65535 };
 	struct fz f;
 	struct led_ctx l = { .fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct fz_kind k_pattern = { .name = "pattern and hr_pattern writes" },
+	struct fz_kind k_pattern = { .name = "pattern and abs_pattern writes" },
 		       k_repeat = { .name = "repeat writes" },
 		       k_remake = { .name = "LED removed and made again under a pattern" };
 	struct trig_fuzz s;
 	pthread_t th;
-	bool threaded, hr;
+	bool threaded;
 	char probe[16];
 	int err;
 
@@ -458,9 +527,11 @@ int cmd_led(int argc, char **argv)
 		close(l.fd);
 		return fz_finish(&f);
 	}
-	hr = !attr_read(&l, "hr_pattern", probe, sizeof(probe));
-	tap_diag("led: LED %s, max_brightness %d, hr_pattern %s", l.name, l.max,
-		 hr ? "present" : "absent (a kernel without patch 0007: pattern only)");
+	l.abs = !attr_read(&l, "abs_pattern", probe, sizeof(probe));
+	tap_diag("led: LED %s, max_brightness %d, abs_pattern %s", l.name, l.max,
+		 l.abs ? "present" : "absent (a kernel without the lab's patch: pattern only)");
+	zero_runs_case(&l);
+	fz_start_clock(&f);
 
 	memset(&s, 0, sizeof(s));
 	s.f = f;
@@ -500,7 +571,7 @@ int cmd_led(int argc, char **argv)
 	drain(&l);
 
 	fz_report_kind(&f, &k_pattern, "every refusal an errno, brightness beyond max, one tuple "
-		       "and (hr_pattern) no duration refused, valid patterns taken and read back, "
+		       "and (abs_pattern) no duration refused, valid patterns taken and read back, "
 		       "nothing left by a refusal");
 	fz_report_kind(&f, &k_repeat, "every refusal an errno, only -1 and 1..INT_MAX taken, read back");
 	fz_report_kind(&f, &k_remake, "the LED can be removed under a running pattern and made again");
@@ -515,7 +586,7 @@ int cmd_led(int argc, char **argv)
 	else
 		tap_ok(true, "led: the LED never gets a brightness beyond its maximum (%" PRIu64
 		       " values read through uleds, all within 0..%d)", l.events, l.max);
-	check_alive(&l, hr ? "hr_pattern" : "pattern");
+	check_alive(&l, l.abs ? "abs_pattern" : "pattern");
 	close(l.fd);
 	return fz_finish(&f);
 }

@@ -36,7 +36,7 @@
 #include <linux/ptp_clock.h>
 
 #include "cli.h"
-#include "labfuzz.h"
+#include "ptp_fuzz.h"
 #include "tap.h"
 #include "timing.h"
 
@@ -55,16 +55,6 @@ static const int E_EXTTS[] = { EINVAL, EOPNOTSUPP, 0 };
 static const int E_NONE[] = { 0 };
 static const int E_SYSOFF[] = { EINVAL, EOPNOTSUPP, 0 };
 static const int E_READ[] = { EINVAL, 0 };
-
-struct ptp_ctx {
-	int fd;
-	clockid_t clk;
-	char sysdir[PATH_MAX];
-	long freq;		/* the last adjfine taken, scaled ppm */
-	bool usec_checked;	/* the core refuses ADJ_SETOFFSET microseconds out of range */
-	bool known_bugs;
-	uint64_t usec_bug;	/* requests taken with them, where it does not */
-};
 
 /* /dev/ptpN of the clock named ptp_lab: its index, or -1 */
 static int find_lab_clock(char *sysdir, size_t len)
@@ -102,7 +92,7 @@ static int xioctl(int fd, unsigned long req, void *arg)
 	return ioctl(fd, req, arg) ? -errno : 0;
 }
 
-static int64_t phc_now(const struct ptp_ctx *c)
+int64_t ptp_now(const struct ptp_ctx *c)
 {
 	struct timespec ts;
 
@@ -154,11 +144,11 @@ static const char *errstr(int err)
 static void check_alive(const struct ptp_ctx *c, const char *what)
 {
 	char stuck[256];
-	int64_t before = phc_now(c), after;
+	int64_t before = ptp_now(c), after;
 	int bad;
 
 	usleep(200000);
-	after = phc_now(c);
+	after = ptp_now(c);
 	bad = fz_cpus_answer(20, stuck, sizeof(stuck));
 	if (bad)
 		tap_fail(what, "%d CPUs ran no thread in 20 s: %s", bad, stuck);
@@ -272,7 +262,7 @@ static void pick_time(struct fz *f, const struct ptp_ctx *c, int64_t *sec, uint3
 {
 	switch (fuzz_below(&f->rng, 4)) {
 	case 0:
-		*sec = phc_now(c) / NS + fuzz_range(&f->rng, -2, 3);
+		*sec = ptp_now(c) / NS + fuzz_range(&f->rng, -2, 3);
 		*nsec = (uint32_t)fuzz_below(&f->rng, NS);
 		break;
 	case 1:
@@ -386,7 +376,7 @@ static void fuzz_settime(struct fz *f, struct ptp_ctx *c, struct fz_kind *k)
 		/* It reads back as set, plus the time since (and 1 s of slack for TCG) */
 		int64_t set = sec * NS + nsec, since;
 
-		got = phc_now(c);
+		got = ptp_now(c);
 		since = (int64_t)mono_ns() - t0;
 		if (got < set || got - set > since * 2 + NS)
 			fz_bad(f, k, "%s: reads back %" PRId64 " ns, %" PRId64 " ns after the set "
@@ -417,11 +407,11 @@ static void fuzz_adjtime(struct fz *f, struct ptp_ctx *c, struct fz_kind *k)
 		tx.time.tv_sec > -KTIME_SEC_MAX && tx.time.tv_sec < KTIME_SEC_MAX;
 	if (exact)
 		delta = tx.time.tv_sec * NS + tx.time.tv_usec * (nano ? 1 : 1000);
-	before = phc_now(c);
+	before = ptp_now(c);
 	t0 = (int64_t)mono_ns();
 	err = clock_adjtime(c->clk, &tx) < 0 ? -errno : 0;
 	since = (int64_t)mono_ns() - t0;
-	after = phc_now(c);
+	after = ptp_now(c);
 	fz_result(f, k, err, E_ADJ, what);
 	/* Random modes: ADJ_FREQUENCY without ADJ_SETOFFSET sets the frequency (0) */
 	if (!err && !(tx.modes & ADJ_SETOFFSET) && (tx.modes & ADJ_FREQUENCY))
@@ -609,7 +599,7 @@ static void fuzz_read(struct fz *f, struct ptp_ctx *c, struct fz_kind *k)
 	if (len % sizeof(ev[0]) == 0 && poll(&p, 1, 0) != 1) {
 		/* A read would wait: now and then loop a 1 ms output back to extts */
 		struct ptp_extts_request ex = { .flags = PTP_ENABLE_FEATURE | PTP_RISING_EDGE };
-		struct ptp_perout_request po = perout_rq(phc_now(c) / NS, 0, 0, 1000000);
+		struct ptp_perout_request po = perout_rq(ptp_now(c) / NS, 0, 0, 1000000);
 
 		if (!fuzz_chance(&f->rng, 30))
 			return;
@@ -639,7 +629,7 @@ struct sysfs_fuzz {
 	volatile int stop;
 };
 
-static int sysfs_write(const char *dir, const char *file, const char *text)
+int ptp_sysfs_write(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX];
 	ssize_t w;
@@ -680,13 +670,13 @@ static void *sysfs_thread(void *arg)
 			else
 				snprintf(text, sizeof(text), "%u %" PRId64 " %u %" PRId64 " %u",
 					 fuzz_chance(&f->rng, 90) ? 0 : fuzz_u32(&f->rng), ss, sn, ps, pn);
-			err = sysfs_write(s->c->sysdir, "period", text);
+			err = ptp_sysfs_write(s->c->sysdir, "period", text);
 			fz_result(f, &s->period, err, e_period, text);
 		} else {
 			snprintf(text, sizeof(text), fuzz_chance(&f->rng, 10) ? "x%d" : "%d",
 				 fuzz_chance(&f->rng, 70) ? (int)fuzz_below(&f->rng, 2)
 							  : (int)fuzz_u32(&f->rng));
-			err = sysfs_write(s->c->sysdir, "pps_enable", text);
+			err = ptp_sysfs_write(s->c->sysdir, "pps_enable", text);
 			fz_result(f, &s->pps, err, e_pps, text);
 			if (err && text[0] != 'x')
 				fz_bad(f, &s->pps, "pps_enable '%s': refused with %s", text,
@@ -712,6 +702,7 @@ int cmd_ptp(int argc, char **argv)
 		       k_sysoff = { .name = "PTP_SYS_OFFSET*" },
 		       k_read = { .name = "read of the event queue" };
 	struct sysfs_fuzz s;
+	struct ptp_stamper stamper = { .ifname = "" };
 	struct ptp_perout_request off = perout_rq(0, 0, 0, 0);
 	pthread_t th;
 	char path[64], stuck[256];
@@ -732,15 +723,19 @@ int cmd_ptp(int argc, char **argv)
 	if (c.fd < 0)
 		tap_bail("cannot open %s: %s", path, strerror(errno));
 	c.clk = FD_TO_CLOCKID(c.fd);
+	c.index = idx;
 	c.known_bugs = f.known_bugs;
 	tap_diag("ptp: fuzzing %s (%s)", path, c.sysdir);
 
 	regression_cases(&f, &c);
+	ptp_enable_race(&f, &c);
+	ptp_hwtstamp_cases(&f, &c, &stamper);
+	fz_start_clock(&f);
 
 	/* Events in the queue for the reads: the output looped back to extts */
 	{
 		struct ptp_extts_request ex = { .index = 0, .flags = PTP_ENABLE_FEATURE | PTP_RISING_EDGE };
-		struct ptp_perout_request po = perout_rq(phc_now(&c) / NS + 1, 0, 0, 10000000);
+		struct ptp_perout_request po = perout_rq(ptp_now(&c) / NS + 1, 0, 0, 10000000);
 
 		ioctl(c.fd, PTP_EXTTS_REQUEST2, &ex);
 		perout(&c, &po);
@@ -757,6 +752,7 @@ int cmd_ptp(int argc, char **argv)
 	if (!threaded)
 		tap_diag("ptp: no second thread: %s", strerror(errno));
 
+	ptp_stamper_start(&stamper);
 	while (fz_more(&f)) {
 		switch (fuzz_below(&f.rng, 20)) {
 		case 0 ... 5:
@@ -791,6 +787,7 @@ int cmd_ptp(int argc, char **argv)
 		__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
 		pthread_join(th, NULL);
 	}
+	ptp_stamper_stop(&stamper);
 
 	fz_report_kind(&f, &k_perout, "every refusal an errno, nothing taken that must be refused, "
 		       "switching off taken");
@@ -839,7 +836,7 @@ int cmd_ptp(int argc, char **argv)
 			 bad, stuck);
 	else
 		tap_ok(true, "ptp: after the suite every CPU answers and the clock reads %" PRId64 " ns",
-		       phc_now(&c));
+		       ptp_now(&c));
 	close(c.fd);
 	return fz_finish(&f);
 }

@@ -47,6 +47,8 @@ kmsg_case "a BUG" 1 "trouble: BUG: kernel NULL pointer dereference, address: 000
 	'1,902,46000000,-;BUG: kernel NULL pointer dereference, address: 0000000000000008'
 kmsg_case "an Oops" 1 "trouble: Oops: 0000 [#1] PREEMPT SMP NOPTI" \
 	'4,903,46000001,-;Oops: 0000 [#1] PREEMPT SMP NOPTI'
+kmsg_case "a debug objects report" 1 "trouble: ODEBUG: free active (active state 0) object: 00000000a1b2c3d4 object type: hrtimer hint: lab_output_fire+0x0/0x150" \
+	'3,905,46500000,-;ODEBUG: free active (active state 0) object: 00000000a1b2c3d4 object type: hrtimer hint: lab_output_fire+0x0/0x150'
 kmsg_case "a slow timer interrupt alone" 0 "note: 1 lines, the first: hrtimer: interrupt took 2164290 ns" \
 	"${clean[@]}" '4,904,47000000,-;hrtimer: interrupt took 2164290 ns'
 rc=0

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The LED pattern lab's tests in the guest, as TAP: the pattern trigger's
 # ABI conformance suite (`ledjitter conform`, for pattern and, on the lab
-# kernel, hr_pattern), then the workload's handling of bad input: a pattern
+# kernel, abs_pattern), then the workload's handling of bad input: a pattern
 # the kernel refuses is passed through and its error shown, invalid step
 # durations and repeat counts are usage errors (exit 2) naming the value;
 # then its failures: a report that cannot write a file fails naming it, and
@@ -123,11 +123,13 @@ printf '#!/bin/sh\nexit 0\n' >"$out/stubs/cyclictest"
 printf '#!/bin/sh\nexec sleep 3600\n' >"$out/stubs/iperf3"
 chmod +x "$src/build/ledjitter" "$out/stubs/cyclictest" "$out/stubs/iperf3"
 rc=0
-PATH=$out/stubs:$PATH LAB_SRC=$src LAB_WL_OUT=$out/drv LAB_PROFILE=quick LEDJITTER_BIN=$bin \
+# (its run spec: the quick profile; its results in $out/drv/ledjitter)
+printf 'format_version=1\nprofile=quick\n' >"$out/drv/run.spec"
+PATH=$out/stubs:$PATH LAB_SRC=$src LAB_OUT=$out/drv LEDJITTER_BIN=$bin \
 	bash "$src/workloads/ledjitter/driver.sh" >"$out/drv.log" 2>&1 || rc=$?
 check "driver with a probe that does not attach: exit 1" 1 "$rc"
 check "driver with a probe that does not attach: summary.json says failed, naming the probe" \
-	"failed yes" "$(jq -r .status "$out/drv/summary.json" 2>/dev/null) $(jq -r .reason \
-	"$out/drv/summary.json" 2>/dev/null | grep -qF 'led_timer.bt' && echo yes || echo no)"
+	"failed yes" "$(jq -r .status "$out/drv/ledjitter/summary.json" 2>/dev/null) $(jq -r .reason \
+	"$out/drv/ledjitter/summary.json" 2>/dev/null | grep -qF 'led_timer.bt' && echo yes || echo no)"
 [ "$rc" = 1 ] || tail -20 "$out/drv.log" | sed 's/^/# /'
 echo "1..$n"

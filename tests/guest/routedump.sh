@@ -104,12 +104,16 @@ small=(--routes 100 --family 4 --reps 1 --warmup 0 --iproute2 none --anchor-inse
 status() { jq -r '.status + ": " + (.reason // "")' "$1/summary.json" 2>/dev/null || echo "no summary.json"; }
 mkdir -p "$tmp/w/dump.csv"
 got_rc=0
-"$bin" run "${small[@]}" --out "$tmp/w" >/dev/null 2>"$tmp/err" || got_rc=$?
+"$bin" run "${small[@]}" --out "$tmp/w" --fail-file "$tmp/w.fail" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "run with dump.csv unwritable exits 1" 1 "$got_rc"
 check "run with dump.csv unwritable names it" yes "$(grep -q "run failed: cannot write $tmp/w/dump.csv" "$tmp/err" && echo yes || echo no)"
+check "run with dump.csv unwritable: the reason in its --fail-file" "cannot write $tmp/w/dump.csv: EISDIR" \
+	"$(jq -r .reason "$tmp/w.fail" 2>/dev/null || echo none)"
 got_rc=0
-"$bin" run "${small[@]}" --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
+"$bin" run "${small[@]}" --out "$tmp/ok" --progress "$tmp/progress" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "run of 100 routes exits 0" 0 "$got_rc"
+check "run's --progress: a note line for the lab's channel as it starts inserting" yes \
+	"$(grep -q '^note routedump run: inserting ipv4 routes 0..99: 0/100 routes (0%); part 1 of 2, ' "$tmp/progress" && echo yes || echo no)"
 got_rc=0
 "$bin" report --out "$tmp/ok" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "report of it exits 0" 0 "$got_rc"
@@ -155,19 +159,21 @@ printf '#!/bin/bash\necho "stand-in bpftrace: no probes" >&2\nexit 1\n' >"$tmp/b
 printf '#!/bin/bash\necho "not ok 1 - stand-in"\necho "1..1"\nexit 1\n' >"$tmp/suite"
 chmod +x "$tmp/bin/bpftrace" "$tmp/suite"
 got_rc=0
-PATH=$tmp/bin:$PATH LAB_WL_OUT=$tmp/d LAB_PROFILE=quick LAB_ROUTEDUMP_SUITE=$tmp/suite \
+# (its run spec: the quick profile; its results in $tmp/d/routedump)
+printf 'format_version=1\nprofile=quick\n' >"$tmp/d/run.spec"
+PATH=$tmp/bin:$PATH LAB_OUT=$tmp/d LAB_ROUTEDUMP_SUITE=$tmp/suite \
 	LAB_ROUTEDUMP_ARGS="${small[*]}" "$LAB_SRC/workloads/routedump/driver.sh" >/dev/null 2>"$tmp/err" || got_rc=$?
 check "driver with a failed probe and suite exits 1" 1 "$got_rc"
 check "driver with a failed probe and suite: status failed with both reasons" \
-	"failed: conformance: 1 tests failed (see conformance.tap); probe route_dump did not start (see probe-route_dump.err); probe route_insert did not start (see probe-route_insert.err)" \
-	"$(status "$tmp/d")"
+	"failed: conformance: 1 case(s) failed (see conformance.tap); probes/route_dump.bt did not attach (see probe-route_dump.err); probes/route_insert.bt did not attach (see probe-route_insert.err)" \
+	"$(status "$tmp/d/routedump")"
 check "driver with a failed probe and suite: the run's metrics are there" 15 \
-	"$(jq '[.metrics[] | select(.name == "dump_wall_ms")] | length' "$tmp/d/summary.json" 2>/dev/null || echo none)"
+	"$(jq '[.metrics[] | select(.name == "dump_wall_ms")] | length' "$tmp/d/routedump/summary.json" 2>/dev/null || echo none)"
 # the probes start (here: fail to) only after the measured run's phase, for the probe pass
 first_probe=$(grep -n '^probe route_dump' "$tmp/err" | head -n 1 | cut -d: -f1)
 run_phase=$(grep -n '^== phase run' "$tmp/err" | head -n 1 | cut -d: -f1)
 check "driver: the probes start after the measured run, for a probe pass of their own" yes \
 	"$([ -n "$first_probe" ] && [ -n "$run_phase" ] && [ "$run_phase" -lt "$first_probe" ] &&
-		grep -q '^== phase probe' "$tmp/err" && [ -f "$tmp/d/probe-pass/dump.csv" ] && echo yes || echo no)"
+		grep -q '^== phase probe' "$tmp/err" && [ -f "$tmp/d/routedump/probe-pass/dump.csv" ] && echo yes || echo no)"
 echo "# driver: $SECONDS s so far"
 echo "1..$n"

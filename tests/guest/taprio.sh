@@ -14,6 +14,30 @@ set -eu
 root_kind() {
 	tc qdisc show dev eth0 root | awk 'NR == 1 {print $2}'
 }
+# cpus_answer: every CPU runs a task pinned to it within 20 s (a CPU stuck in
+# a timer interrupt runs none) and a netlink request is answered
+cpus_answer() {
+	local c pids=() stuck t
+	for ((c = 0; c < $(nproc --all); c++)); do
+		taskset -c "$c" true >/dev/null 2>&1 &
+		pids[c]=$!
+	done
+	for ((t = 0; t < 40; t++)); do
+		stuck=
+		for c in "${!pids[@]}"; do
+			! kill -0 "${pids[c]}" 2>/dev/null || stuck="$stuck $c"
+		done
+		[ -n "$stuck" ] || break
+		sleep 0.5
+	done
+	if [ -n "$stuck" ]; then
+		echo "no (CPU$stuck ran no task in 20 s)"
+	elif ! timeout 30 ip -o link show lo >/dev/null 2>&1; then
+		echo "no (no netlink answer in 30 s)"
+	else
+		echo yes
+	fi
+}
 
 taprio=$LAB_SRC/build/taprio
 good=$LAB_SRC/workloads/taprio/schedules/three-class-10ms.sched
@@ -81,13 +105,76 @@ check "the kernel's reason is passed through" "the kernel refused the schedule o
 	"$(grep -m1 -o 'the kernel refused the schedule on eth0: Invalid interval for schedule entry' "$tmp/err" || head -1 "$tmp/err")"
 check "no taprio is left configured after it" mq "$(root_kind)"
 
+# Zero intervals with a base-time in the future: the stock kernel takes them
+# at creation, and advance_sched() then takes the first entry, which ends
+# where the schedule starts, for a first run again and again: the CPU never
+# leaves the timer interrupt at the base-time (seen in a guarded stock boot)
+if [ -d /sys/kernel/tracing/events/taprio ]; then
+	{
+		grep -E '^(num_tc|map|queues|clockid) ' "$good"
+		echo "base-time $(($(date +%s%N) + 60000000000))"
+		echo "sched-entry S 01 0"
+		echo "sched-entry S 02 0"
+	} >"$tmp/zero-future.sched"
+	"$taprio" apply --no-check "$tmp/zero-future.sched" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+	check "a new taprio of zero intervals with a base-time a minute ahead is refused (exit 1)" 1 "$rc"
+	check "the kernel's reason is passed through" "the kernel refused the schedule on eth0: Invalid interval for schedule entry" \
+		"$(grep -m1 -o 'the kernel refused the schedule on eth0: Invalid interval for schedule entry' "$tmp/err" || head -1 "$tmp/err")"
+	check "no taprio is left configured after it" mq "$(root_kind)"
+else
+	tap_result ok "zero intervals with a base-time in the future are refused # SKIP known bug of this kernel (no lab taprio patches): a new qdisc takes them, and at the base-time advance_sched() re-arms its timer at the same time for ever"
+fi
+
+# Intervals shorter than the gate timer's callback takes (tens of us under
+# TCG), down to the link minimum: eth0's 1000 Mb/s make a minimum frame 480
+# ns, which taprio applies when the qdisc is created too. Each schedule runs
+# for a second with the advance events on; the guest must keep running, and
+# the events count the entries the late timer skipped
+tracing=/sys/kernel/tracing
+if [ -f "$tracing/events/taprio/taprio_advance/format" ] &&
+	grep -q ' skipped;' "$tracing/events/taprio/taprio_advance/format"; then
+	short_schedule() { # short_schedule INTERVAL_NS
+		grep -E '^(num_tc|map|queues|clockid|base-time) ' "$good"
+		echo "sched-entry S 01 $1"
+		echo "sched-entry S 02 $1"
+		echo "sched-entry S 04 $1"
+	}
+	short_schedule 479 >"$tmp/short.sched"
+	"$taprio" apply --no-check "$tmp/short.sched" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
+	check "a new taprio of 479 ns intervals, under eth0's link minimum of 480 ns, is refused (exit 1)" 1 "$rc"
+	check "no taprio is left configured after it" mq "$(root_kind)"
+	for iv in 10000 1000 480; do
+		short_schedule "$iv" >"$tmp/short.sched"
+		echo 1 >"$tracing/events/taprio/taprio_advance/enable"
+		: >"$tracing/trace"
+		out=$("$taprio" apply --no-check "$tmp/short.sched" 2>&1) && rc=0 || rc=$?
+		check "a taprio of $iv ns intervals on eth0 is taken (output: $out)" 0 "$rc"
+		sleep 1
+		check "... and a second later every CPU runs a task and the guest answers" yes "$(cpus_answer)"
+		echo 0 >"$tracing/events/taprio/taprio_advance/enable"
+		[ "$rc" -ne 0 ] || "$taprio" clear --dev eth0
+		events=$(awk '/taprio_advance:/ {n++} END {print n + 0}' "$tracing/trace")
+		skipped=$(sed -n 's/.*taprio_advance:.* skipped=\([0-9]*\).*/\1/p' "$tracing/trace" | awk '{s += $1} END {print s + 0}')
+		echo "# $iv ns intervals: $events advance events in the buffer, $skipped entries skipped in them"
+		check "... and its advance events were recorded" yes "$([ "$events" -gt 0 ] && echo yes || echo no)"
+		[ "$iv" != 480 ] ||
+			check "... and at the link minimum they count entries skipped" yes "$([ "$skipped" -gt 0 ] && echo yes || echo no)"
+	done
+	: >"$tracing/trace"
+else
+	tap_result ok "intervals down to the link minimum keep the guest running # SKIP this kernel does not skip the entries its late gate timer missed (no skipped field in taprio_advance)"
+fi
+
 # A schedule the kernel refuses stops a run at once, named as the user gave
-# it (--name), with nothing left configured
-"$taprio" run --out "$tmp" --count 10 --name my-schedule.sched \
+# it (--name), with nothing left configured; the reason, of kind "refused",
+# in the failure file
+"$taprio" run --out "$tmp" --count 10 --name my-schedule.sched --fail-file "$tmp/fail.json" \
 	"$LAB_SRC/tests/guest/taprio-bad/more-classes-than-queues.sched" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-check "taprio run on a schedule the kernel refuses exits 4" 4 "$rc"
-check "the refusal names the schedule as the user gave it" "my-schedule.sched:2: the kernel refused" \
-	"$(grep -m1 -o '^my-schedule.sched:2: the kernel refused' "$tmp/err" || head -1 "$tmp/err")"
+check "taprio run on a schedule the kernel refuses exits 1" 1 "$rc"
+check "its failure file says refused, naming the schedule as the user gave it" \
+	"refused my-schedule.sched:2: the kernel refused" \
+	"$(jq -r '.kind + " " + .reason' "$tmp/fail.json" 2>/dev/null | grep -m1 -o '^refused my-schedule.sched:2: the kernel refused' ||
+		head -1 "$tmp/err")"
 check "no taprio is left configured after the refusal" mq "$(root_kind)"
 
 # Out of memory: taprio run fails and leaves no taprio configured, whether

@@ -11,35 +11,9 @@ tmp=$(mktemp -d)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf -- "$tmp"' EXIT
 export LAB_ROOT="$root" LAB_RESULTS="$tmp/results"
 
-n=0 failed=0
+# shellcheck source=tests/tap.sh
+. "$root/tests/tap.sh"
 echo "TAP version 13"
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1: $2"
-}
-# check DESC CMD...: the command succeeds
-check() {
-	local desc=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok "$desc"; else not_ok "$desc" "command failed: $*"; fi
-}
-# has FILE TEXT DESC: FILE contains the fixed string TEXT
-has() {
-	if grep -qF -- "$2" "$1" 2>/dev/null; then ok "$3"; else not_ok "$3" "expected '$2' in $(basename -- "$1"), not found"; fi
-}
-# hasnt FILE TEXT DESC
-hasnt() {
-	if grep -qF -- "$2" "$1" 2>/dev/null; then not_ok "$3" "did not expect '$2' in $(basename -- "$1")"; else ok "$3"; fi
-}
-# eq GOT EXPECTED DESC
-eq() {
-	if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3" "expected '$2', got '$1'"; fi
-}
 
 # --- build labstat (Makefile rule if there is one, else by hand) ---------------
 make -s -C "$root" build/libbench.a >/dev/null
@@ -127,83 +101,94 @@ echo failed >"$r/status"
 echo "guest command beta exited with status 1" >"$r/failure.txt"
 
 out=$("$root/bench/report.sh" --no-plots "$r" 2>"$tmp/err") && rc=0 || rc=$?
-eq "$rc" 0 "report.sh on a failed run exits 0"
-eq "$out" "$r/report.md
-$r/report.html" "report.sh prints the paths of report.md and report.html"
+check "report.sh on a failed run exits 0" 0 "$rc"
+check "report.sh prints the paths of report.md and report.html" "$r/report.md
+$r/report.html" "$out"
 md=$r/report.md
-has "$md" "# Lab report: r1" "report title names the run id"
-has "$md" "FAILED: run status 'failed'" "run status failed is shown"
-has "$md" "FAILED: run status 'failed': guest command beta exited with status 1" "failure.txt is shown with the status"
-has "$md" "| hz | 250 |" "metadata table shows HZ"
-has "$md" "| alpha | ok | 4 |" "workload alpha: ok with 4 metrics"
-has "$md" "| beta | failed: tc qdisc add failed |" "failed workload shown with its reason"
-has "$md" "| gamma | missing: no directory gamma/ in the run |" "workload named in meta.json without directory: missing"
-has "$md" "| delta | missing: no summary.json" "workload directory without summary.json: missing"
-has "$md" "| zeta (not listed in meta.json) | ok |" "workload directory not in meta.json is still shown"
-has "$md" "## Workload gamma" "missing workload has its own section"
-has "$md" "| latency | queues=4 size=64 | us | 5 | 12 | - | 13.2% | 10 | 14 | - |" \
-	"summary row: n, median, no interval below 6 samples, stddev% (1.5811/12), min, max, p99 '-' below 100 samples"
-has "$md" "| drops |   | count | 4 | 0 | - | 0.0% | 0 | 0 | - |" "zero-variance metric: stddev 0.0%"
-has "$md" "| in_window |   | fraction | 10 | 0.5 | 0.2366 to 0.7634 | - | - | - | - |" \
-	"an estimate's row: its 95% interval from ci95, no spread fields"
-has "$md" "| dump |   | us | 0 | - | - | - | - | - |" "metric without samples: statistics '-'"
-has "$md" "| target | measured | limit | unit | verdict | why |" "targets table: target, measured, limit, unit, verdict, why"
-has "$md" "| p99 latency | 14.25 | 10 | us | NOT MET | p99 of 5 samples above the limit |" "a target with met false shows as NOT MET"
-has "$md" "| drops | 0 | 0 | count | MET | no drop in 4 runs |" "a target with met true shows as MET"
-has "$md" "| isochron beside the sender | - | 500 | us | not judged | no PTP clock on this kernel |" \
-	"a target with met null shows as not judged, its missing figure as '-'"
-has "$r/report.html" "<td class=\"bad\">NOT MET</td>" "HTML marks a target NOT MET"
-has "$md" "warning: targets.json is not a JSON array." "a targets.json that is no array is said"
-has "$md" "failed: 2 passed, 1 failed, 1 skipped" "conformance counts passed, failed, skipped (top level)"
-has "$md" "4: not ok 2 - dump filter: expected 1 link, got 3" "failing conformance line is shown with its line number"
-has "$md" "5:     not ok 1 - nested detail" "nested failing line is shown too"
-has "$md" "failed (plan 1..3, 2 results: incomplete)" "conformance stopped short of its plan is failed"
-has "$md" "WARNING: CPU: 1 PID: 42" "console WARNING shown"
-has "$md" "3:[    1.234600] Call Trace:" "console Call Trace shown with line number"
-has "$md" "rcu: INFO: rcu_preempt self-detected stall" "console RCU stall shown"
-has "$md" "Kernel panic - not syncing" "console panic shown"
-hasnt "$md" "all fine here" "ordinary console lines are not shown"
-has "$md" "| beta | 1 | failed |" "guest command exit status 1 is shown failed"
+check_has "report title names the run id" "$md" "# Lab report: r1"
+check_has "run status failed is shown" "$md" "FAILED: run status 'failed'"
+check_has "failure.txt is shown with the status" "$md" \
+	"FAILED: run status 'failed': guest command beta exited with status 1"
+check_has "metadata table shows HZ" "$md" "| hz | 250 |"
+check_has "workload alpha: ok with 4 metrics" "$md" "| alpha | ok | 4 |"
+check_has "failed workload shown with its reason" "$md" "| beta | failed: tc qdisc add failed |"
+check_has "workload named in meta.json without directory: missing" "$md" \
+	"| gamma | missing: no directory gamma/ in the run |"
+check_has "workload directory without summary.json: missing" "$md" "| delta | missing: no summary.json"
+check_has "workload directory not in meta.json is still shown" "$md" "| zeta (not listed in meta.json) | ok |"
+check_has "missing workload has its own section" "$md" "## Workload gamma"
+check_has "summary row: n, median, no interval below 6 samples, stddev% (1.5811/12), min, max, p99 '-' below 100 samples" \
+	"$md" "| latency | queues=4 size=64 | us | 5 | 12 | - | 13.2% | 10 | 14 | - |"
+check_has "zero-variance metric: stddev 0.0%" "$md" "| drops |   | count | 4 | 0 | - | 0.0% | 0 | 0 | - |"
+check_has "an estimate's row: its 95% interval from ci95, no spread fields" "$md" \
+	"| in_window |   | fraction | 10 | 0.5 | 0.2366 to 0.7634 | - | - | - | - |"
+check_has "metric without samples: statistics '-'" "$md" "| dump |   | us | 0 | - | - | - | - | - |"
+check_has "targets table: target, measured, limit, unit, verdict, why" "$md" \
+	"| target | measured | limit | unit | verdict | why |"
+check_has "a target with met false shows as NOT MET" "$md" \
+	"| p99 latency | 14.25 | 10 | us | NOT MET | p99 of 5 samples above the limit |"
+check_has "a target with met true shows as MET" "$md" "| drops | 0 | 0 | count | MET | no drop in 4 runs |"
+check_has "a target with met null shows as not judged, its missing figure as '-'" "$md" \
+	"| isochron beside the sender | - | 500 | us | not judged | no PTP clock on this kernel |"
+check_has "HTML marks a target NOT MET" "$r/report.html" "<td class=\"bad\">NOT MET</td>"
+check_has "a targets.json that is no array is said" "$md" "warning: targets.json is not a JSON array."
+check_has "conformance counts passed, failed, skipped (top level)" "$md" \
+	"failed: 2 passed, 1 failed, 1 skipped"
+check_has "failing conformance line is shown with its line number" "$md" \
+	"4: not ok 2 - dump filter: expected 1 link, got 3"
+check_has "nested failing line is shown too" "$md" "5:     not ok 1 - nested detail"
+check_has "conformance stopped short of its plan is failed" "$md" "failed (plan 1..3, 2 results: incomplete)"
+check_has "console WARNING shown" "$md" "WARNING: CPU: 1 PID: 42"
+check_has "console Call Trace shown with line number" "$md" "3:[    1.234600] Call Trace:"
+check_has "console RCU stall shown" "$md" "rcu: INFO: rcu_preempt self-detected stall"
+check_has "console panic shown" "$md" "Kernel panic - not syncing"
+check_lacks "ordinary console lines are not shown" "$md" "all fine here"
+check_has "guest command exit status 1 is shown failed" "$md" "| beta | 1 | failed |"
 # answers first: findings, then figures, details, the run, metadata last
 order=$(grep -n '^## ' "$md" | cut -d: -f2- | paste -sd '|')
-eq "$order" "## Findings|## Details|## The run|## Metadata" "sections in order: findings first, metadata last"
-has "$md" "Targets: 1 MET, 1 NOT MET, 1 not judged." "the first line counts the targets by verdict"
-has "$md" "line 10 of beta" "a failed workload's log tail is shown at the top"
-hasnt "$md" "line 7 of beta" "only the log's last lines"
-has "$md" "| beta | failed: tc qdisc add failed | guest/wl-beta.log: line 8 of beta / line 9 of beta / line 10 of beta |" \
-	"the failed workloads' table: status and the last lines of the step's log"
+check "sections in order: findings first, metadata last" "## Findings|## Details|## The run|## Metadata" \
+	"$order"
+check_has "the first line counts the targets by verdict" "$md" "Targets: 1 MET, 1 NOT MET, 1 not judged."
+check_has "a failed workload's log tail is shown at the top" "$md" "line 10 of beta"
+check_lacks "only the log's last lines" "$md" "line 7 of beta"
+check_has "the failed workloads' table: status and the last lines of the step's log" "$md" \
+	"| beta | failed: tc qdisc add failed | guest/wl-beta.log: line 8 of beta / line 9 of beta / line 10 of beta |"
 sed -n '/^## Findings/,/^## Details/p' "$md" >"$tmp/findings.md"
-has "$tmp/findings.md" "| latency | size=64 | 5 | 12 | - | us |" \
-	"headline: the metric report.conf names, params it did not fix, n, value, no interval with 5 samples"
-has "$tmp/findings.md" "| in_window |   | 10 | 0.5 | 0.2366 to 0.7634 | fraction |" \
-	"headline of an estimate with its 95% interval"
-has "$tmp/findings.md" "| p99 latency | 14.25 | 10 | us | NOT MET |" "the targets are in the findings"
-has "$tmp/findings.md" "| op_ns |   | 2 | 6.554 | - | ms |" \
-	"a headline of 6553625 ns reads 6.554 ms (at most 4 significant digits)"
-has "$md" "| size → | 4 | 64 | 1024 | 65536 |" "pivoted table: the columns key's values as columns, in numeric order"
-has "$md" "| op=pop | 0.425 | 6.425 | 102.4 | 6554 |" "pivoted table: one row per other params, medians in one unit (us)"
-has "$md" "op_ns (us), median per cell" "the pivoted table names its unit"
-has "$md" "<details><summary>All metrics of grid: 12 rows" "the full metric table is folded"
-has "$md" "| alpha | 0 | ok |" "guest command exit status 0 is ok"
-has "$md" "failed: 3 of 6 workloads failed or are missing; 3 ok." "overall workload count"
-has "$r/report.html" "<td class=\"bad\">failed: tc qdisc add failed</td>" "HTML marks the failed workload"
-has "$r/report.html" "</html>" "HTML is complete"
-hasnt "$r/report.html" "src=\"http" "HTML loads nothing from the network"
-eq "$(find "$r" -name '*.tmp.*' | wc -l)" 0 "no temporary files left in the run"
+check_has "headline: the metric report.conf names, params it did not fix, n, value, no interval with 5 samples" \
+	"$tmp/findings.md" "| latency | size=64 | 5 | 12 | - | us |"
+check_has "headline of an estimate with its 95% interval" "$tmp/findings.md" \
+	"| in_window |   | 10 | 0.5 | 0.2366 to 0.7634 | fraction |"
+check_has "the targets are in the findings" "$tmp/findings.md" "| p99 latency | 14.25 | 10 | us | NOT MET |"
+check_has "a headline of 6553625 ns reads 6.554 ms (at most 4 significant digits)" "$tmp/findings.md" \
+	"| op_ns |   | 2 | 6.554 | - | ms |"
+check_has "pivoted table: the columns key's values as columns, in numeric order" "$md" \
+	"| size → | 4 | 64 | 1024 | 65536 |"
+check_has "pivoted table: one row per other params, medians in one unit (us)" "$md" \
+	"| op=pop | 0.425 | 6.425 | 102.4 | 6554 |"
+check_has "the pivoted table names its unit" "$md" "op_ns (us), median per cell"
+check_has "the full metric table is folded" "$md" "<details><summary>All metrics of grid: 12 rows"
+check_has "guest command exit status 0 is ok" "$md" "| alpha | 0 | ok |"
+check_has "overall workload count" "$md" "failed: 3 of 6 workloads failed or are missing; 3 ok."
+check_has "HTML marks the failed workload" "$r/report.html" \
+	"<td class=\"bad\">failed: tc qdisc add failed</td>"
+check_has "HTML is complete" "$r/report.html" "</html>"
+check_lacks "HTML loads nothing from the network" "$r/report.html" "src=\"http"
+check "no temporary files left in the run" 0 "$(find "$r" -name '*.tmp.*' | wc -l)"
 
 # an interrupted run: no meta.json, no status, no console
 i=$tmp/results/interrupted
 mkdir -p "$i/alpha"
-check "report.sh on a run without meta.json, status or console.log" "$root/bench/report.sh" --no-plots "$i"
-has "$i/report.md" "meta.json is missing" "interrupted run: missing meta.json said"
-has "$i/report.md" "the run has no status" "interrupted run: missing status said"
-has "$i/report.md" "console.log is missing" "interrupted run: missing console.log said"
+check_cmd "report.sh on a run without meta.json, status or console.log" "$root/bench/report.sh" --no-plots \
+	"$i"
+check_has "interrupted run: missing meta.json said" "$i/report.md" "meta.json is missing"
+check_has "interrupted run: missing status said" "$i/report.md" "the run has no status"
+check_has "interrupted run: missing console.log said" "$i/report.md" "console.log is missing"
 
 "$root/bench/report.sh" >/dev/null 2>&1 && rc=0 || rc=$?
-eq "$rc" 2 "report.sh without a run: usage error, exit 2"
+check "report.sh without a run: usage error, exit 2" 2 "$rc"
 "$root/bench/report.sh" "$tmp/nope" 2>"$tmp/err" >/dev/null && rc=0 || rc=$?
-eq "$rc" 2 "report.sh on a missing directory: exit 2"
-has "$tmp/err" "$tmp/nope" "the error names the missing directory"
+check "report.sh on a missing directory: exit 2" 2 "$rc"
+check_has "the error names the missing directory" "$tmp/err" "$tmp/nope"
 
 # --- figures: plots.sh with a fake lab root holding figure scripts ---------------
 fake=$tmp/fakeroot
@@ -217,17 +202,20 @@ printf '# input: alpha/latency.csv\nload "plots/common.gp"\nplot no_such_functio
 printf '# input: omega/data.csv\nload "plots/common.gp"\n' >"$fake/plots/omega-data.gp"
 printf 'sample,queue,latency_ns\n0,0,1200\n1,1,1500\n2,2,900\n3,3,2000\n4,0,1100\n5,1,1600\n' >"$r/alpha/latency.csv"
 LAB_ROOT=$fake "$fake/bench/plots.sh" "$r" >"$tmp/plots.out" 2>"$tmp/plots.err" && rc=0 || rc=$?
-eq "$rc" 1 "plots.sh exits 1 when a figure script fails"
-has "$tmp/plots.out" "drew alpha-latency" "plots.sh draws the README template figure"
-has "$tmp/plots.out" "skip omega-data: no omega/data.csv" "plots.sh skips a figure whose input is missing"
-has "$tmp/plots.err" "alpha-broken.gp failed" "plots.sh names the failing script"
-check "figure written as PNG" test -s "$r/alpha/latency.png"
-check "figure written as SVG" test -s "$r/alpha/latency.svg"
-eq "$(file -b --mime-type "$r/alpha/latency.png" 2>/dev/null || head -c 4 "$r/alpha/latency.png" | tail -c 3)" image/png "the PNG is a PNG"
+check "plots.sh exits 1 when a figure script fails" 1 "$rc"
+check_has "plots.sh draws the README template figure" "$tmp/plots.out" "drew alpha-latency"
+check_has "plots.sh skips a figure whose input is missing" "$tmp/plots.out" \
+	"skip omega-data: no omega/data.csv"
+check_has "plots.sh names the failing script" "$tmp/plots.err" "alpha-broken.gp failed"
+check_cmd "figure written as PNG" test -s "$r/alpha/latency.png"
+check_cmd "figure written as SVG" test -s "$r/alpha/latency.svg"
+check "the PNG is a PNG" image/png \
+	"$(file -b --mime-type "$r/alpha/latency.png" 2>/dev/null || head -c 4 "$r/alpha/latency.png" | tail -c 3)"
 LAB_ROOT=$fake "$root/bench/report.sh" "$r" >/dev/null 2>&1
-has "$md" "![latency](alpha/latency.png) ([SVG](alpha/latency.svg))" "report.md shows the figure and links its SVG"
-has "$r/report.html" "data:image/png;base64,iVBOR" "report.html embeds the figure"
-has "$md" "some figures could not be drawn" "report lists the figure that failed"
+check_has "report.md shows the figure and links its SVG" "$md" \
+	"![latency](alpha/latency.png) ([SVG](alpha/latency.svg))"
+check_has "report.html embeds the figure" "$r/report.html" "data:image/png;base64,iVBOR"
+check_has "report lists the figure that failed" "$md" "some figures could not be drawn"
 
 # --- report.html on a laptop screen: headless Chromium at 1366x768 ----------------
 # an ok run of two workloads with a figure: the findings must start on the
@@ -242,30 +230,30 @@ printf '[    0.000000] Linux version 6.1.0-lab\n' >"$ok_run/console.log"
 rm -f "$fake/plots/alpha-broken.gp"
 LAB_ROOT=$fake "$root/bench/report.sh" "$ok_run" >/dev/null 2>&1
 if layout=$("$root/tests/report/render.sh" "$ok_run/report.html" "$tmp/r2.png" 2>"$tmp/render.err"); then
-	ok "report.html renders in headless Chromium ($layout)"
+	tap_result ok "report.html renders in headless Chromium ($layout)"
 	get() { sed -n "s/.*\b$1=\(-\{0,1\}[0-9]*\).*/\1/p" <<<"$layout"; }
 	top=$(get findings_top) table=$(get first_table_top)
 	if [ "$top" -ge 0 ] && [ "$top" -lt 400 ]; then
-		ok "the findings start in the upper half of the first screen (top $top px)"
+		tap_result ok "the findings start in the upper half of the first screen (top $top px)"
 	else
-		not_ok "the findings start in the upper half of the first screen" "expected top < 400 px, got $top"
+		tap_result "not ok" "the findings start in the upper half of the first screen: expected top < 400 px, got $top"
 	fi
 	if [ "$table" -ge 0 ] && [ "$table" -lt 768 ]; then
-		ok "the first headline table is on the first screen (top $table px of 768)"
+		tap_result ok "the first headline table is on the first screen (top $table px of 768)"
 	else
-		not_ok "the first headline table is on the first screen" "expected top < 768 px, got $table"
+		tap_result "not ok" "the first headline table is on the first screen: expected top < 768 px, got $table"
 	fi
 	if [ "$(get images)" -ge 2 ] && [ "$(get broken)" -eq 0 ]; then
-		ok "every image loads ($(get images) images)"
+		tap_result ok "every image loads ($(get images) images)"
 	else
-		not_ok "every image loads" "expected >= 2 images and 0 broken, got $(get images) and $(get broken)"
+		tap_result "not ok" "every image loads: expected >= 2 images and 0 broken, got $(get images) and $(get broken)"
 	fi
-	eq "$(get wide_tables)" 0 "no table is wider than the page (1366 px)"
-	eq "$(get overlaps)" 0 "no headline table runs into the figure beside it"
-	check "the first screen is saved as a PNG for people to look at" test -s "$tmp/r2.png"
+	check "no table is wider than the page (1366 px)" 0 "$(get wide_tables)"
+	check "no headline table runs into the figure beside it" 0 "$(get overlaps)"
+	check_cmd "the first screen is saved as a PNG for people to look at" test -s "$tmp/r2.png"
 	[ -z "${KEEP_TMP:-}" ] || echo "# first screen of the ok fixture report: $tmp/r2.png"
 else
-	not_ok "report.html renders in headless Chromium" "$(tail -n 3 "$tmp/render.err" | grep -v dbus | tr '\n' ' ')"
+	tap_result "not ok" "report.html renders in headless Chromium: $(tail -n 3 "$tmp/render.err" | grep -v dbus | tr '\n' ' ')"
 fi
 
 # --- comparison of one run a side: %change only ------------------------------------
@@ -287,75 +275,85 @@ meta "$b" runB '.workloads = ["w"] | .hz = 1000 | .kernel_flavour = "stock"'
 } | summary "$b" w ok
 
 out=$("$root/bench/compare.sh" runA runB 2>"$tmp/err") && rc=0 || rc=$?
-eq "$rc" 0 "compare.sh of two runs by run id exits 0"
+check "compare.sh of two runs by run id exits 0" 0 "$rc"
 c=$b/compare-runA
-check "compare writes into RUN_B/compare-<A id>/" test -f "$c/compare.json"
+check_cmd "compare writes into RUN_B/compare-<A id>/" test -f "$c/compare.json"
 # m KEY JQ: a field of one metric of compare.json (KEY: name[ params])
 m() {
 	jq -r --arg k "$1" ".metrics[] | select((.name + (.params | to_entries
 		| map(\" \(.key)=\(.value)\") | join(\"\"))) == \$k) | $2" "$c/compare.json"
 }
-eq "$(m faster '.change_pct | round')" 10 "one run a side: %change of 100 -> 110 is +10"
-eq "$(m faster '[.changed, .p, .why] | map(tostring) | join(" ")')" \
-	"false null one boot a side gives no significance" \
-	"one run a side: no p-value, not changed, and it says why (a 10 % change with 1 % noise inside the boot)"
-eq "$(m "flat q=2" '.change_pct | round')" 20 "a count 5 -> 6: %change +20"
-eq "$(m only_in_a '.why')" "missing in B" "a metric only in A: missing in B"
-eq "$(m only_in_b '.why')" "missing in A" "a metric only in B: missing in A"
-has "$c/compare.txt" "one boot a side gives no significance: %change only" "compare.txt says one boot a side gives %change only"
-has "$c/compare.txt" 'warning: the runs differ in hz (250 and 1000), which was not asked' "HZ difference named in a warning"
-hasnt "$c/compare.txt" "differ in accel" "no accelerator warning when both are tcg"
-has "$c/compare.txt" "warning: workload gone has no readable summary.json in $a" "a workload missing from a run is warned about"
-eq "$(jq '.warnings | length' "$c/compare.json")" 3 "compare.json holds the warnings (hz, kernel flavour, the missing workload)"
-eq "$(printf '%s\n' "$out" | head -n 2 | tr '\n' ' ')" "A: runA B: runB " "terminal output starts with the runs"
-has "$c/compare.md" "## Verdict" "compare.md starts with the verdict"
-hasnt "$c/compare.md" "## Changes found" "no change found: no 'Changes found' section"
-has "$c/compare.md" "## Metrics one side lacks" "compare.md lists the metrics one side lacks"
-has "$c/compare.html" "data:image/png;base64,iVBOR" "compare.html embeds the figures"
-check "a figure per metric name: w.faster" test -s "$c/compare-w.faster.png"
-check "a figure per metric name: w.flat (two param sets)" test -s "$c/compare-w.flat.svg"
-eq "$(sed -n 2,3p "$c/compare-w.flat.csv" | tr '\n' ' ')" "q=1,0,NaN,NaN,0 q=2,20,NaN,NaN,0 " \
-	"figure CSV: params, %change, no interval with one boot a side, not changed"
+check "one run a side: %change of 100 -> 110 is +10" 10 "$(m faster '.change_pct | round')"
+check "one run a side: no p-value, not changed, and it says why (a 10 % change with 1 % noise inside the boot)" \
+	"false null one boot a side gives no significance" "$(m faster '[.changed, .p, .why] | map(tostring) | join(" ")')"
+check "a count 5 -> 6: %change +20" 20 "$(m "flat q=2" '.change_pct | round')"
+check "a metric only in A: missing in B" "missing in B" "$(m only_in_a '.why')"
+check "a metric only in B: missing in A" "missing in A" "$(m only_in_b '.why')"
+check_has "compare.txt says one boot a side gives %change only" "$c/compare.txt" \
+	"one boot a side gives no significance: %change only"
+check_has "HZ difference named in a warning" "$c/compare.txt" \
+	'warning: the runs differ in hz (250 and 1000), which was not asked'
+check_lacks "no accelerator warning when both are tcg" "$c/compare.txt" "differ in accel"
+check_has "a workload missing from a run is warned about" "$c/compare.txt" \
+	"warning: workload gone has no readable summary.json in $a"
+check "compare.json holds the warnings (hz, kernel flavour, the missing workload)" 3 \
+	"$(jq '.warnings | length' "$c/compare.json")"
+check "terminal output starts with the runs" "A: runA B: runB " \
+	"$(printf '%s\n' "$out" | head -n 2 | tr '\n' ' ')"
+check_has "compare.md starts with the verdict" "$c/compare.md" "## Verdict"
+check_lacks "no change found: no 'Changes found' section" "$c/compare.md" "## Changes found"
+check_has "compare.md lists the metrics one side lacks" "$c/compare.md" "## Metrics one side lacks"
+check_has "compare.html embeds the figures" "$c/compare.html" "data:image/png;base64,iVBOR"
+check_cmd "a figure per metric name: w.faster" test -s "$c/compare-w.faster.png"
+check_cmd "a figure per metric name: w.flat (two param sets)" test -s "$c/compare-w.flat.svg"
+check "figure CSV: params, %change, no interval with one boot a side, not changed" \
+	"q=1,0,NaN,NaN,0 q=2,20,NaN,NaN,0 " "$(sed -n 2,3p "$c/compare-w.flat.csv" | tr '\n' ' ')"
 
 sum1=$(find "$c" -type f -exec sha256sum {} + | sort | sha256sum)
 "$root/bench/compare.sh" "$a" "$b" >/dev/null 2>&1
-check "a second comparison goes to a new directory" test -f "$b/compare-runA-2/compare.md"
-eq "$(find "$c" -type f -exec sha256sum {} + | sort | sha256sum)" "$sum1" "the first comparison is untouched"
+check_cmd "a second comparison goes to a new directory" test -f "$b/compare-runA-2/compare.md"
+check "the first comparison is untouched" "$sum1" \
+	"$(find "$c" -type f -exec sha256sum {} + | sort | sha256sum)"
 "$root/bench/compare.sh" "$a" "$b" "$c" >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 2 "compare.sh into a non-empty OUTDIR: exit 2"
-has "$tmp/err" "refusing to overwrite" "the error says why"
+check "compare.sh into a non-empty OUTDIR: exit 2" 2 "$rc"
+check_has "the error says why" "$tmp/err" "refusing to overwrite"
 "$root/bench/compare.sh" runA no-such-run >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 2 "compare.sh with an unknown run: exit 2"
-has "$tmp/err" "run 'no-such-run' not found" "the error names the unknown run"
+check "compare.sh with an unknown run: exit 2" 2 "$rc"
+check_has "the error names the unknown run" "$tmp/err" "run 'no-such-run' not found"
 "$root/bench/compare.sh" runA >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 2 "compare.sh with one run that is not an ab folder: usage error, exit 2"
-has "$tmp/err" "'runA' is not an ab folder" "the error says the one argument is not an ab folder"
+check "compare.sh with one run that is not an ab folder: usage error, exit 2" 2 "$rc"
+check_has "the error says the one argument is not an ab folder" "$tmp/err" "'runA' is not an ab folder"
 "$root/bench/compare.sh" "$a" "$b" "$tmp/cmp-out" >/dev/null 2>&1
-check "compare.sh into an explicit new OUTDIR" test -f "$tmp/cmp-out/compare.html"
-eq "$(find "$tmp/results" "$tmp/cmp-out" -name '*.tmp.*' | wc -l)" 0 "no temporary files left by compare"
+check_cmd "compare.sh into an explicit new OUTDIR" test -f "$tmp/cmp-out/compare.html"
+check "no temporary files left by compare" 0 "$(find "$tmp/results" "$tmp/cmp-out" -name '*.tmp.*' | wc -l)"
 
 "$root/bench/report.sh" --no-plots "$b" >/dev/null 2>&1
-has "$b/report.md" "| compare-runA | compare-runA/compare.md | compare-runA/compare.html |" \
-	"the report of run B lists the comparisons stored in it"
-hasnt "$b/report.md" "## Workload compare-runA" "comparison directories are not taken for workloads"
+check_has "the report of run B lists the comparisons stored in it" "$b/report.md" \
+	"| compare-runA | compare-runA/compare.md | compare-runA/compare.html |"
+check_lacks "comparison directories are not taken for workloads" "$b/report.md" "## Workload compare-runA"
 
 # --- taprio's report: outside the window at the driver and at the gate --------
-# Schedule: class 0 open 0-3 ms, class 1 3-6 ms of each 10 ms cycle from base B.
+# Schedule: class 0 open 0-3 ms, class 1 3-6 ms of each 10 ms cycle from base B
+# (the run's record, run.json: report reads no schedule file).
 # tc0 seq0: through the gate and at the driver inside its window; tc0 seq1:
 # through the gate at 2.99 ms, at the driver at 3.1 ms (late after the gate);
-# tc1 seq0: let through at 2.5 ms, when its gate was closed (at the gate).
+# tc1 seq0: let through at 2.5 ms, when its gate was closed (at the gate);
+# tc1 seq1: no TX timestamp.
 make -s -C "$root" build/taprio >/dev/null
 tp=$tmp/taprio
 mkdir -p "$tp"
-cp "$root/workloads/taprio/schedules/three-class-10ms.sched" "$tp/schedule.sched"
 B=1000000000000
-printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" "$B" "$B" >"$tp/run-info.csv"
+"$root/build/taprio" check --json "$root/workloads/taprio/schedules/three-class-10ms.sched" |
+	jq --argjson b "$B" '{format_version: 1, program: "taprio", verb: "run",
+		schedule_name: "three-class-10ms.sched", schedule: ., cycle_ns: 10000000, base_ns: $b,
+		start_ns: $b, tai_offset_ns: 37000000000, count: 2, rate: 100, only_tc: -1,
+		phase_ns: -1, received: 3}' >"$tp/run.json"
 {
-	echo "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns,entry_at_tx,in_window,gate_open_at_wake,sender_latency_us,enqueue_to_tx_us,gate_lateness_us,path_delay_us,tx_rel_ms"
-	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000)),0,1,1,100,50,200,100,0.2"
-	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000)),1,0,1,200,150,3100,100,13.1"
-	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000)),1,1,0,1600,1550,1000,100,4"
-	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),,,-1,,0,,,,,"
+	echo "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns"
+	echo "0,0,64,$((B + 100000)),$((B + 150000)),$((B + 200000)),$((B + 300000))"
+	echo "0,1,64,$((B + 12900000)),$((B + 12950000)),$((B + 13100000)),$((B + 13200000))"
+	echo "1,0,64,$((B + 2400000)),$((B + 2450000)),$((B + 4000000)),$((B + 4100000))"
+	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),0,0"
 } >"$tp/packets.csv"
 # The advance histograms (every advance: 3 of 10 us, 1 of 150 us, 1 of 2.05 ms,
 # 1 beyond 1 s) and 2 of the 6 advances printed
@@ -377,31 +375,111 @@ printf 'key,value\nschedule,%s\nbase_ns,%s\nstart_ns,%s\n' "$tp/schedule.sched" 
 	echo "advance,1,2,,,,$((B + 3000000)),$((B + 6000000)),$((B + 3150000)),150000,,"
 } >"$tp/probe-taprio_gate.csv"
 "$root/build/taprio" report --out "$tp" 2>"$tmp/taprio-report.err" >/dev/null && rc=0 || rc=$?
-eq "$rc" 0 "taprio report on a fixture run"
+check "taprio report on a fixture run" 0 "$rc"
 tm() { jq -r --arg n "$1" --arg tc "$2" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0].median' "$tp/summary.json"; }
-eq "$(tm violations 0)" 1 "taprio report: class 0 has 1 packet outside its window at the driver"
-eq "$(tm violations_at_dequeue 0)" 0 "taprio report: class 0 has none outside at the gate decision"
-eq "$(tm violations_after_gate 0)" 1 "taprio report: class 0's late packet passed its gate in time"
-eq "$(tm violations_at_dequeue 1)" 1 "taprio report: class 1's packet let through a closed gate is counted at the gate"
-eq "$(tm violations_after_gate 1)" 0 "taprio report: class 1 has none late after the gate"
-eq "$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")" tracepoint \
-	"taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)"
+check "taprio report: class 0 has 1 packet outside its window at the driver" 1 "$(tm violations 0)"
+check "taprio report: class 0 has none outside at the gate decision" 0 "$(tm violations_at_dequeue 0)"
+check "taprio report: class 0's late packet passed its gate in time" 1 "$(tm violations_after_gate 0)"
+check "taprio report: class 1's packet let through a closed gate is counted at the gate" 1 \
+	"$(tm violations_at_dequeue 1)"
+check "taprio report: class 1 has none late after the gate" 0 "$(tm violations_after_gate 1)"
+check "taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)" tracepoint \
+	"$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")"
 tf() { jq -r --arg n "$1" --arg tc "$2" --arg f "$3" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0] | .[$f] | tostring' "$tp/summary.json"; }
-eq "$(tf in_window_pct 1 n)" 2 "taprio report: in_window_pct counts out of all packets sent, the one with no TX timestamp too"
-eq "$(tf in_window_pct 1 median)" 50 "taprio report: class 1's in_window_pct is 1 of 2 sent"
-eq "$(tf in_window_pct 1 ci95 | jq -r .method)" Wilson "taprio report: in_window_pct carries its Wilson interval"
-eq "$(tf no_timestamp 1 median)" 1 "taprio report: class 1's packet with no TX timestamp is shown (no_timestamp)"
-eq "$(jq -r '.[] | select(.target | startswith("class 1:")) | [.met, .measured] | map(tostring) | join(" ")' "$tp/targets.json")" \
-	"false 1" "taprio report: class 1's target is NOT MET by its packet with no TX timestamp"
+check "taprio report: in_window_pct counts out of all packets sent, the one with no TX timestamp too" 2 \
+	"$(tf in_window_pct 1 n)"
+check "taprio report: class 1's in_window_pct is 1 of 2 sent" 50 "$(tf in_window_pct 1 median)"
+check "taprio report: in_window_pct carries its Wilson interval" Wilson \
+	"$(tf in_window_pct 1 ci95 | jq -r .method)"
+check "taprio report: class 1's packet with no TX timestamp is shown (no_timestamp)" 1 \
+	"$(tf no_timestamp 1 median)"
+check "taprio report: class 1's target is NOT MET by its packet with no TX timestamp" "false 1" \
+	"$(jq -r '.[] | select(.target | startswith("class 1:")) | [.met, .measured] | map(tostring) | join(" ")' "$tp/targets.json")"
 ta() { jq -r --arg n "$1" --arg f "$2" '[.metrics[] | select(.name == $n)][0] | .[$f] | tostring' "$tp/summary.json"; }
-eq "$(ta advance_lateness_us n)" 6 "taprio report: advance lateness counts every advance of the histograms, not the 2 printed"
-eq "$(ta advance_lateness_us median)" 79.5 "taprio report: each advance at its bucket's middle (median of 4.5 x3, 154.5, 2049.5, 1e6)"
-eq "$(ta advance_lateness_us max)" 1000000 "taprio report: an advance beyond the histogram counted at its lower bound"
-eq "$(ta advance_timeline_lost median)" 4 "taprio report: the timeline lost 4 of the 6 advances"
-eq "$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].params.bpftrace_lost_events' "$tp/summary.json")" 3 \
-	"taprio report: bpftrace's own lost-event count is shown"
-eq "$(jq -r '[.metrics[] | select(.name == "sync_offset_ns")] | length' "$tp/summary.json")" 0 \
-	"taprio report: no offset is called a sync figure (one oscillator)"
+check "taprio report: advance lateness counts every advance of the histograms, not the 2 printed" 6 \
+	"$(ta advance_lateness_us n)"
+check "taprio report: each advance at its bucket's middle (median of 4.5 x3, 154.5, 2049.5, 1e6)" 79.5 \
+	"$(ta advance_lateness_us median)"
+check "taprio report: an advance beyond the histogram counted at its lower bound" 1000000 \
+	"$(ta advance_lateness_us max)"
+check "taprio report: the timeline lost 4 of the 6 advances" 4 "$(ta advance_timeline_lost median)"
+check "taprio report: bpftrace's own lost-event count is shown" 3 \
+	"$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].params.bpftrace_lost_events' "$tp/summary.json")"
+check "taprio report: no offset is called a sync figure (one oscillator)" 0 \
+	"$(jq -r '[.metrics[] | select(.name == "sync_offset_ns")] | length' "$tp/summary.json")"
+check "taprio report: gate lateness from the record's schedule (TX minus the gate's opening at or after the qdisc, open then: 50 and 150 us)" 100 \
+	"$(tf gate_lateness_us 0 median)"
+check "taprio report: a packet enqueued while its gate was closed is late from the gate's opening (3 ms)" 1000 \
+	"$(tf gate_lateness_us 1 median)"
+check "taprio report: a packet with no TX timestamp has no sender latency" 1 \
+	"$(tf sender_latency_us 1 n)"
+check "taprio report: summary.json carries its format_version" 1 \
+	"$(jq -r .format_version "$tp/summary.json")"
+check "taprio report: gates.csv, the windows of three cycles (3 entries of one class each, and the header)" "tc,entry,start_ms,end_ms 10" \
+	"$(head -1 "$tp/gates.csv") $(grep -c '' "$tp/gates.csv")"
+check "taprio report: gate-marks.csv, the TX outside its window and the probe's 3 gate decisions" "1 3" \
+	"$(grep -c '^outside,0,13.100000$' "$tp/gate-marks.csv") $(grep -c '^decision,' "$tp/gate-marks.csv")"
+check "taprio report: latency.csv, class 0's gate lateness as a CDF of the packets sent" "0,gate_lateness,50.000,0.500000 0,gate_lateness,150.000,1.000000 " \
+	"$(grep '^0,gate_lateness,' "$tp/latency.csv" | tr '\n' ' ')"
+check "taprio report: advance.csv, the histograms' CDF, each bucket at its upper end" "10,0.500000,6" \
+	"$(sed -n 2p "$tp/advance.csv")"
+cp "$tp/summary.json" "$tmp/taprio-first.json"
+"$root/build/taprio" report --out "$tp" 2>/dev/null >/dev/null
+check "taprio report run again on its own output: the same summary.json" same \
+	"$(cmp -s "$tmp/taprio-first.json" "$tp/summary.json" && echo same)"
+
+# --- report is a function of the run folder: run again, the same figures -----
+# Each workload's raw files (tests/fixtures/raw/: a real run's, trimmed;
+# taprio's the fixture above) through its report once, then again by
+# bench/rereport.sh on a copy: the same metrics, status and targets
+make -s -C "$root" build/bpfqs build/routedump build/ledjitter >/dev/null
+rr=$tmp/rerun
+mkdir -p "$rr/run"
+cp -r "$tp" "$rr/run/taprio"
+for w in bpfqs routedump ledjitter; do
+	cp -r "$root/tests/fixtures/raw/$w" "$rr/run/$w"
+	"$root/build/$w" report --out "$rr/run/$w" >/dev/null 2>&1 && rc=0 || rc=$?
+	check "$w report of a real run's raw files" 0 "$rc"
+done
+"$root/bench/rereport.sh" "$rr/run" "$rr/again" >"$rr/out" 2>&1 && rc=0 || rc=$?
+check "bench/rereport.sh: each workload's report reproduces its figures" 0 "$rc"
+for w in bpfqs ledjitter routedump taprio; do
+	check_has "$w: report run again gives the same summary.json metric for metric" "$rr/out" \
+		"$w: same, $(jq '.metrics | length' "$rr/run/$w/summary.json") metrics"
+done
+# and it sees a difference: one statistic of one metric changed
+jq '.metrics[0].median += 1' "$rr/run/bpfqs/summary.json" >"$rr/s.json"
+mv "$rr/s.json" "$rr/run/bpfqs/summary.json"
+"$root/bench/rereport.sh" "$rr/run" "$rr/again2" >"$rr/out2" 2>&1 && rc=0 || rc=$?
+check "bench/rereport.sh with a metric that differs: exit 1" 1 "$rc"
+check_has "bench/rereport.sh names the workload and the metric that differ" "$rr/out2" \
+	"bpfqs: DIFFERS: metrics: 2 lines differ"
+
+# --- taprio report of a tuning sweep (tune.json): the variants measured -------
+# window-tc0-x1: the packets of the fixture above; window-tc0-x0.5: failed
+ts=$tmp/taprio-tune
+sched=$root/workloads/taprio/schedules/three-class-10ms.sched
+mkdir -p "$ts/tune/window-tc0-x1"
+cp "$tp/packets.csv" "$tp/run.json" "$ts/tune/window-tc0-x1/"
+"$root/build/taprio" variant --tc 0 --scale 0.5 "$sched" >"$tmp/half.sched"
+jq -n --slurpfile s <("$root/build/taprio" check --json "$sched") \
+	--slurpfile h <("$root/build/taprio" check --json "$tmp/half.sched") \
+	'{format_version: 1, program: "taprio", verb: "tune", schedule_name: "my.sched", schedule: $s[0],
+	  bound_us: 1000, count: 2, rate: 100, variants: [
+	    {name: "window-tc0-x1", kind: "window", tc: "0", scale: "1", schedule: $s[0], status: "ok"},
+	    {name: "window-tc0-x0.5", kind: "window", tc: "0", scale: "0.5", schedule: $h[0],
+	     status: "failed", reason: "refusing to measure"}]}' >"$ts/tune.json"
+"$root/build/taprio" report --out "$ts" >/dev/null 2>&1 && rc=0 || rc=$?
+check "taprio report of a tuning sweep" 0 "$rc"
+check "taprio report of a sweep: the measured variant's figures, named by the variant" \
+	"window-tc0-x1:0=1 window-tc0-x1:1=0" \
+	"$(jq -r '[.metrics[] | select(.name == "violations") | .params.schedule + ":" + .params.tc + "=" + (.median | tostring)] | join(" ")' "$ts/summary.json")"
+check_has "tune.csv: the variant not measured has its windows (from tune.json) and no figures" "$ts/tune.csv" \
+	"window,0,0.5,1500,8500,,,,,"
+check_has "tune.csv: the measured variant's figures" "$ts/tune.csv" \
+	"window,0,1,3000,10000,2,1,50.000,,100.000"
+check_has "tune-recommendation.txt names the schedule and the bound of tune.json" "$ts/tune-recommendation.txt" \
+	"schedule: my.sched; bound: p99 gate lateness <= 1000 us"
 
 # --- taprio tune-report: a variant without its figures is never recommended ---
 # window-tc0-x0.5: too few packets for a p99 (null); x0.25: not measured (no
@@ -443,15 +521,18 @@ tmetric() { # tmetric NAME TC N MEDIAN P99
 } | summary "$tu/tune" window-tc1-x1 ok
 "$root/build/taprio" tune-report --out "$tu" --bound-us 1000 --name my.sched "$sched" \
 	2>"$tmp/tune.err" && rc=0 || rc=$?
-eq "$rc" 0 "taprio tune-report on a fixture sweep"
-has "$tu/tune-recommendation.txt" "class 0: shortest window meeting the bound: 3000 us (scale 1)" \
-	"tune-report: class 0's window is the shortest with every packet sent inside and a p99 (not x0.5 without a p99, nor x0.75 with packets not timestamped)"
-has "$tu/tune-recommendation.txt" "class 1: no window of the sweep met the bound; nearest: none measured" \
-	"tune-report: a variant without a gate lateness metric is not taken for 0 us"
-has "$tu/tune-recommendation.txt" "schedule: my.sched;" "tune-report names the schedule as given (--name)"
-eq "$(grep -c '' "$tu/tune.csv")" 6 "tune.csv: a header and one line a variant and class"
-has "$tu/tune.csv" "window,0,0.5,1500,8500,50,0,100.000,,5.000" "tune.csv: a p99 the variant does not have is an empty field"
-has "$tu/tune.csv" "window,0,0.25,750,7750,,,,," "tune.csv: a variant not measured has its windows and no figures"
+check "taprio tune-report on a fixture sweep" 0 "$rc"
+check_has "tune-report: class 0's window is the shortest with every packet sent inside and a p99 (not x0.5 without a p99, nor x0.75 with packets not timestamped)" \
+	"$tu/tune-recommendation.txt" "class 0: shortest window meeting the bound: 3000 us (scale 1)"
+check_has "tune-report: a variant without a gate lateness metric is not taken for 0 us" \
+	"$tu/tune-recommendation.txt" "class 1: no window of the sweep met the bound; nearest: none measured"
+check_has "tune-report names the schedule as given (--name)" "$tu/tune-recommendation.txt" \
+	"schedule: my.sched;"
+check "tune.csv: a header and one line a variant and class" 6 "$(grep -c '' "$tu/tune.csv")"
+check_has "tune.csv: a p99 the variant does not have is an empty field" "$tu/tune.csv" \
+	"window,0,0.5,1500,8500,50,0,100.000,,5.000"
+check_has "tune.csv: a variant not measured has its windows and no figures" "$tu/tune.csv" \
+	"window,0,0.25,750,7750,,,,,"
 
 # --- groups of runs: one run per boot (bench/compare.sh, build/labcompare) ------
 make -s -C "$root" build/labcompare >/dev/null
@@ -464,42 +545,67 @@ for i in 1 2 3; do
 	for side in a b; do
 		f=1
 		[ "$side" = a ] || f=1.5
-		meta "$g/$side$i" "$side$i" '.workloads = ["w"]'
+		# the host's load while the workloads ran: others used 3-5 % of the
+		# host's CPU during A's boots, 40-42 % during B's
+		meta "$g/$side$i" "$side$i" ".workloads = [\"w\"] | .host_load.workloads.others_pct_median = $([ "$side" = a ] && echo $((2 + i)) || echo $((39 + i)))"
 		d=$(((i * 7 + ${#side}) % 5))
 		# shellcheck disable=SC2046 # the sample lists are split on purpose
 		{
 			metric planted '{}' ns $(for k in 1 2 3; do awk -v f="$f" -v d="$d" -v k="$k" 'BEGIN {print f * (100 + d + k)}'; done)
 			metric same '{}' ns $((100 + d)) $((101 + d)) $((102 + d))
 			metric count '{}' packets $i $i $i
+			# measured by a kprobe on side A, a tracepoint on side B
+			metric probed '{}' us $((100 + d)) $((101 + d)) $((102 + d)) |
+				jq -c --arg p "$([ "$side" = a ] && echo kprobe || echo tracepoint)" '.conditions = {probe: $p, clock: "free"}'
 		} | summary "$g/$side$i" w ok
 	done
 done
 "$root/bench/compare.sh" "$g" >"$tmp/groups.out" 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 0 "compare of an ab folder exits 0"
+check "compare of an ab folder exits 0" 0 "$rc"
 cj=$g/compare.json
-eq "$(jq -r '.metrics[] | select(.name == "planted") | .changed' "$cj")" true \
-	"groups: a planted x1.5 over 3 boots a side is found changed"
-eq "$(jq -r '.metrics[] | select(.name == "planted") | .change_pct | round' "$cj")" 50 "groups: its %change is +50"
-eq "$(jq -r '.metrics[] | select(.name == "same") | [.changed, .why] | join(" ")' "$cj")" \
-	"false q >= 0.05" "groups: an unchanged metric is not changed, and says why"
-eq "$(jq -r '.metrics[] | select(.name == "count") | .why' "$cj")" \
-	"a count or a single figure: no p-value" "groups: a count gets no p-value"
-eq "$(jq -r '.metrics[0].name' "$cj")" planted "groups: the changed metric comes first"
-has "$g/compare.txt" "3 boot(s) in A, 3 in B" "compare.txt says the boots a side"
-has "$g/compare.md" "## Changes found (1), ranked by effect" "compare.md of the ab folder: the change found first"
-check "the ab folder gets the figures" test -s "$g/compare-w.planted.png"
-eq "$(sed -n 2p "$g/compare-w.planted.csv" | cut -d, -f1,2,5)" "(no params),50,1" "figure CSV of the planted change: +50, changed"
+check "groups: a planted x1.5 over 3 boots a side is found changed" true \
+	"$(jq -r '.metrics[] | select(.name == "planted") | .changed' "$cj")"
+check "groups: its %change is +50" 50 \
+	"$(jq -r '.metrics[] | select(.name == "planted") | .change_pct | round' "$cj")"
+check "groups: an unchanged metric is not changed, and says why" "false q >= 0.05" \
+	"$(jq -r '.metrics[] | select(.name == "same") | [.changed, .why] | join(" ")' "$cj")"
+check "groups: an unchanged metric says the smallest change the comparison could have seen" yes \
+	"$(jq -r '.metrics[] | select(.name == "same") | if .detectable_pct > 0 then "yes" else "no: \(.detectable_pct)" end' "$cj")"
+check "groups: a changed metric has none (it was seen)" null \
+	"$(jq -r '.metrics[] | select(.name == "planted") | .detectable_pct' "$cj")"
+check_has "compare.txt: 'none > X% seen' beside the unchanged metric" "$g/compare.txt" "q >= 0.05; none > "
+check_has "compare.txt: the time split of the comparison's boots" "$g/compare.txt" "time: 6 boots, "
+check "compare.json: the time split, its parts adding up to the total" yes \
+	"$(jq -r '.time_seconds | if ((([to_entries[] | select(.key != "total") | .value] | add) - .total) | fabs) < 0.01 then "yes" else "no: \(.)" end' "$cj")"
+check_cmd "the figure of what the comparison could not see" test -s "$g/compare-detectable.png"
+check_has "compare.md: what it could not see, before the figures of the changes" "$g/compare.md" "## What it could not see"
+check_has "compare.txt: a warning when the sides' host load differs beyond their spread" "$g/compare.txt" \
+	"warning: the host's load differs between the sides beyond their spread: others used 3-5 % of the host's CPU during A's boots, 40-42 % during B's"
+check "groups: a metric measured under other conditions on each side is not comparable, and says what differs" \
+	"false null not comparable: probe: kprobe and tracepoint" \
+	"$(jq -r '.metrics[] | select(.name == "probed") | "\(.comparable) \(.change_pct) \(.why)"' "$cj")"
+check_has "compare.txt counts the metrics not comparable apart" "$g/compare.txt" "1 not comparable (measured under different conditions)"
+check "groups: a count gets no p-value" "a count or a single figure: no p-value" \
+	"$(jq -r '.metrics[] | select(.name == "count") | .why' "$cj")"
+check "groups: the changed metric comes first" planted "$(jq -r '.metrics[0].name' "$cj")"
+check_has "compare.txt says the boots a side" "$g/compare.txt" "3 boot(s) in A, 3 in B"
+check_has "compare.md of the ab folder: the change found first" "$g/compare.md" \
+	"## Changes found (1), ranked by effect"
+check_cmd "the ab folder gets the figures" test -s "$g/compare-w.planted.png"
+check "figure CSV of the planted change: +50, changed" "(no params),50,1" \
+	"$(sed -n 2p "$g/compare-w.planted.csv" | cut -d, -f1,2,5)"
 "$root/bench/compare.sh" "$g/a1,$g/a2" "$g/b1,$g/b2" "$tmp/two-lists" >/dev/null 2>&1 && rc=0 || rc=$?
-eq "$rc" 0 "compare of two lists of runs exits 0"
-eq "$(jq '[.boots_a, .boots_b] | join(" ")' "$tmp/two-lists/compare.json" | tr -d '"')" "2 2" "two lists of two: 2 boots a side"
+check "compare of two lists of runs exits 0" 0 "$rc"
+check "two lists of two: 2 boots a side" "2 2" \
+	"$(jq '[.boots_a, .boots_b] | join(" ")' "$tmp/two-lists/compare.json" | tr -d '"')"
 "$root/bench/compare.sh" "$g/a1," "$g/b1" >/dev/null 2>&1 && rc=0 || rc=$?
-eq "$rc" 0 "a trailing comma in a list is ignored"
+check "a trailing comma in a list is ignored" 0 "$rc"
 
 # labstat's own checks of bad input
 echo "1 2 x 4" | "$LABSTAT" stats >/dev/null 2>"$tmp/err" && rc=0 || rc=$?
-eq "$rc" 2 "labstat stats with a non-number: exit 2"
-has "$tmp/err" "'x' is not a number" "labstat names the bad value"
+check "labstat stats with a non-number: exit 2" 2 "$rc"
+check_has "labstat names the bad value" "$tmp/err" "'x' is not a number"
 
 echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "# $tap_passed passed, $tap_failed failed"
+[ "$tap_failed" -eq 0 ]

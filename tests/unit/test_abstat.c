@@ -3,11 +3,14 @@
  * Unit tests of bench/lib/abstat.c, the statistics of replicated A/B
  * comparisons: the exact Mann-Whitney test against counted and published
  * answers (R's wilcox.test example), Benjamini-Hochberg against
- * p.adjust(method = "BH"), the bootstrap interval's edges, and two fixture
+ * p.adjust(method = "BH"), the bootstrap interval's edges, two fixture
  * families of per-boot medians: an A/A one that must yield no discovery and
- * one with planted changes that must yield exactly those.
+ * one with planted changes that must yield exactly those; the coverage of
+ * the %change's interval on simulated A/A pairs, the difference scale, the
+ * normal approximation's tie correction and the smallest detectable change.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +19,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void test_mann_whitney(void)
+LAB_TEST(mann_whitney)
 {
 	const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
 	const double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
@@ -38,7 +41,7 @@ static void test_mann_whitney(void)
 	tap_ok(isnan(ab_mann_whitney(a3, 0, b3, 3, NULL)), "Mann-Whitney with an empty side: NAN");
 }
 
-static void test_bh(void)
+LAB_TEST(bh)
 {
 	const double p5[] = { 0.01, 0.02, 0.03, 0.04, 0.05 };
 	const double p4[] = { 0.01, 0.04, 0.03, 0.005 }, q4[] = { 0.02, 0.04, 0.04, 0.02 };
@@ -60,7 +63,7 @@ static void test_bh(void)
 	       "BH: a NAN p gets no q and leaves the family (m = 2): got %g %g %g", q[0], q[1], q[2]);
 }
 
-static void test_bootstrap(void)
+LAB_TEST(bootstrap)
 {
 	const double a[] = { 10, 10, 10 }, b[] = { 12, 12, 12 }, c[] = { 1, 2, 3 };
 	double ch, lo, hi, lo2, hi2;
@@ -113,7 +116,7 @@ static void family(size_t n, size_t planted, unsigned long long seed,
 			a[j] = base * (1 + 0.03 * fixture_normal(&seed));
 			b[j] = base * (i < planted ? 1.5 : 1) * (1 + 0.03 * fixture_normal(&seed));
 		}
-		ab_metric_compute(a, 3, b, 3, 7 + i, &m[i]);
+		ab_metric_compute(a, 3, b, 3, false, &m[i]);
 	}
 	ab_judge(m, n);
 	*hits = *false_hits = 0;
@@ -123,7 +126,7 @@ static void family(size_t n, size_t planted, unsigned long long seed,
 	}
 }
 
-static void test_families(void)
+LAB_TEST(families)
 {
 	const double one[] = { 5 };
 	size_t hits, false_hits;
@@ -135,17 +138,114 @@ static void test_families(void)
 	tap_eq_int((long long)hits, 10, "planted fixture family: the 10 planted changes (x1.5) are found");
 	/* BH bounds the expected share of false ones among the discoveries at 5 % */
 	tap_ok(false_hits <= 1, "planted fixture family: at most 1 false discovery, got %zu", false_hits);
-	ab_metric_compute(one, 1, one, 1, 1, &m);
+	ab_metric_compute(one, 1, one, 1, false, &m);
 	ab_judge(&m, 1);
 	tap_ok(!m.changed && !strcmp(m.why, "one boot a side gives no significance"),
 	       "one boot a side: not judged, and says why (got '%s')", m.why);
 }
 
-int main(void)
+/* a log-normal per-boot value of median @m and log-sd @s */
+static double fixture_boot(unsigned long long *seed, double m, double s)
 {
-	test_mann_whitney();
-	test_bh();
-	test_bootstrap();
-	test_families();
-	return tap_finish();
+	return m * exp(s * fixture_normal(seed));
 }
+
+/*
+ * The share of @pairs simulated A/A comparisons (@n boots a side, CV about
+ * 20 %) whose 95 % interval of the %change holds 0: the metric's interval
+ * (ab_metric_compute) or, @bootstrap, the percentile bootstrap of the
+ * medians that the A/B used before
+ */
+static double aa_coverage(size_t n, int pairs, bool bootstrap)
+{
+	unsigned long long seed = 1000 + n;
+	double a[8], b[8], ch, lo, hi;
+	int k, held = 0;
+	size_t i;
+
+	for (k = 0; k < pairs; k++) {
+		struct ab_metric m;
+
+		for (i = 0; i < n; i++) {
+			a[i] = fixture_boot(&seed, 1000, 0.2);
+			b[i] = fixture_boot(&seed, 1000, 0.2);
+		}
+		if (bootstrap) {
+			ab_bootstrap(a, n, b, n, 1000, seed, &ch, &lo, &hi);
+		} else {
+			ab_metric_compute(a, n, b, n, false, &m);
+			lo = m.lo;
+			hi = m.hi;
+		}
+		held += lo <= 0 && hi >= 0;
+	}
+	return (double)held / pairs;
+}
+
+LAB_TEST(interval_coverage)
+{
+	double c3 = aa_coverage(3, 4000, false), c2 = aa_coverage(2, 4000, false);
+	double b3 = aa_coverage(3, 1000, true);
+
+	tap_ok(c3 >= 0.94, "A/A at 3 boots a side: the %%change's interval holds 0 in %.3f of 4000 pairs (>= 0.94)", c3);
+	tap_ok(c2 >= 0.94, "A/A at 2 boots a side: the interval holds 0 in %.3f of 4000 pairs (>= 0.94)", c2);
+	tap_ok(b3 < 0.93, "the bootstrap of the medians it replaces held 0 in only %.3f of 1000 pairs at 3 boots", b3);
+}
+
+LAB_TEST(difference_scale)
+{
+	const double a[] = { -20, -21, -19 }, b[] = { -40, -41, -39 };
+	const double pct[] = { 5, 5.2, 4.8 }, zero[] = { 0, 0, 0 }, pos[] = { 1, 2, 3 };
+	struct ab_metric m[2];
+
+	ab_metric_compute(a, 3, b, 3, false, &m[0]);
+	ab_metric_compute(pct, 3, zero, 3, true, &m[1]);
+	ab_judge(m, 2);
+	tap_ok(m[0].diff_scale, "negative per-boot values: compared on the difference scale");
+	tap_eq_dbl(m[0].change, -100, 1e-9, "-20 -> -40: %change (B - A)/|A| = -100 % (not mb/ma - 1 = +100 %)");
+	tap_eq_dbl(m[0].diff, -20, 1e-9, "-20 -> -40: the difference B - A = -20");
+	tap_ok(m[0].diff_lo < -20 && m[0].diff_hi > -20 && m[0].diff_hi < 0,
+	       "its 95 %% interval holds -20 and excludes 0: [%g, %g]", m[0].diff_lo, m[0].diff_hi);
+	tap_ok(m[1].changed, "a percentage dropping from 5 %% to 0 %% is found changed (q %g): %s", m[1].q, m[1].why);
+	tap_eq_dbl(m[1].change, -100, 1e-9, "5 % -> 0 %: %change -100 %");
+	ab_metric_compute(pos, 3, pos, 3, false, &m[0]);
+	tap_ok(!m[0].diff_scale, "positive values of a scaling metric: the log scale");
+}
+
+/*
+ * 15 against 15 with ties (C(30, 15) splits: the normal approximation).
+ * R, wilcox.test(a, b, exact = FALSE, correct = TRUE), corrects the
+ * variance by the sum of t^3 - t over the tie groups (sizes 5, 10, 10, 5):
+ * z = 2.6845, p = 0.007264; summing t^2 - 1 instead gave p = 0.136
+ */
+LAB_TEST(tie_correction)
+{
+	double a[15], b[15];
+	int i;
+
+	for (i = 0; i < 15; i++) {
+		a[i] = 1 + i / 5;
+		b[i] = 2 + i / 5;
+	}
+	tap_eq_dbl(ab_mann_whitney(a, 15, b, 15, NULL), 0.007264, 2e-6,
+		   "Mann-Whitney 15 vs 15 with four tie groups: p 0.007264 (tie correction t^3 - t)");
+}
+
+/*
+ * The smallest change detectable at 80 % power and alpha 0.05: 3 boots a
+ * side whose logarithms are -s, 0, s (sd s): se = s sqrt(2/3), df 4,
+ * (t(0.975, 4) + t(0.8, 4)) se = (2.776445 + 0.940965) 0.1 0.816497
+ */
+LAB_TEST(detectable_change)
+{
+	const double s = 0.1, a[] = { exp(-s), 1, exp(s) }, b[] = { exp(-s), 1, exp(s) };
+	struct ab_metric m;
+
+	ab_metric_compute(a, 3, b, 3, false, &m);
+	tap_eq_dbl(m.detectable, 100 * (exp((2.776445 + 0.940965) * s * sqrt(2.0 / 3)) - 1), 0.01,
+		   "3 boots a side, log-sd 0.1: the smallest detectable change is 35.5 %");
+	ab_metric_compute(a, 1, b, 1, false, &m);
+	tap_ok(isnan(m.detectable), "one boot a side: no detectable change can be said");
+}
+
+LAB_TEST_MAIN()

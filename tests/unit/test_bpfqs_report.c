@@ -211,7 +211,7 @@ static int report(void)
 	return bpfqs((const char *[]){ "report", "--out", dir, NULL });
 }
 
-static void test_report_ok(void)
+LAB_TEST(report_ok)
 {
 	json_t *s, *t, *m, *ci;
 	char path[256], notes[4096];
@@ -278,7 +278,7 @@ static void test_report_ok(void)
 }
 
 /* Each target NOT MET in a fixture made for it, and its why naming the cause */
-static void test_targets_not_met(void)
+LAB_TEST(targets_not_met)
 {
 	struct fx p = met;
 	json_t *t, *m;
@@ -336,7 +336,7 @@ static void test_targets_not_met(void)
 	json_decref(t);
 }
 
-static void test_report_failed(void)
+LAB_TEST(report_failed)
 {
 	json_t *s;
 
@@ -353,7 +353,7 @@ static void test_report_failed(void)
 }
 
 /* An output that is a folder cannot be written: exit 1, the file named */
-static void test_unwritable(const char *name)
+static void unwritable(const char *name)
 {
 	char path[256];
 	json_t *s;
@@ -374,7 +374,27 @@ static void test_unwritable(const char *name)
 	rmdir(path);
 }
 
-static void test_unreadable(void)
+LAB_TEST(unwritable_csv)
+{
+	unwritable("ns-per-op.csv");
+}
+
+LAB_TEST(unwritable_notes)
+{
+	unwritable("notes.md");
+}
+
+LAB_TEST(unwritable_summary)
+{
+	unwritable("summary.json");
+}
+
+LAB_TEST(unwritable_targets)
+{
+	unwritable("targets.json");
+}
+
+LAB_TEST(unreadable)
 {
 	char path[256];
 	json_t *s;
@@ -404,7 +424,7 @@ static void test_unreadable(void)
 	       "a repeat of 0: exit code 1 (got %d), naming the file, line and values", rc);
 }
 
-static void test_missing_parent(void)
+LAB_TEST(missing_parent)
 {
 	int rc = bpfqs((const char *[]){ "report", "--out", "/nonexistent/bpfqs", NULL });
 
@@ -412,7 +432,7 @@ static void test_missing_parent(void)
 	       "report --out under a missing folder: exit code 1 (got %d), naming summary.json", rc);
 }
 
-static void test_bad_input(void)
+LAB_TEST(bad_input)
 {
 	static const struct {
 		const char *what, *named;
@@ -443,26 +463,10 @@ static void test_bad_input(void)
 	tap_ok(stat("/tmp/bpfqs-bad", &st) != 0, "bad input created nothing (no /tmp/bpfqs-bad)");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	char cmd[128];
-
 	if (access(bin, X_OK))
 		tap_bail("no %s: run make all (the test runs from the repository's root)", bin);
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp: %m");
-	test_report_ok();
-	test_targets_not_met();
-	test_report_failed();
-	test_unwritable("ns-per-op.csv");
-	test_unwritable("notes.md");
-	test_unwritable("summary.json");
-	test_unwritable("targets.json");
-	test_unreadable();
-	test_missing_parent();
-	test_bad_input();
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
-	if (system(cmd))
-		tap_diag("cannot remove %s", dir);
-	return tap_finish();
+	tap_tmpdir(dir);
+	return tap_main(argc, argv);
 }

@@ -78,7 +78,7 @@ static void expect_usage(const char *const *args, const char *needle, const char
 	       what, needle, rc, msg);
 }
 
-static void test_parse(void)
+LAB_TEST(parse)
 {
 	const char *ok[] = { "run", "--count", "10", "--offset=-3", "--ratio", "0.5",
 			     "--out", "/tmp/x", "--quiet", "pos", NULL };
@@ -114,7 +114,7 @@ static int verb_ok(int argc, char **argv)
 	return argc == 2 && !strcmp(argv[0], "ok") && !strcmp(argv[1], "x") ? 7 : 1;
 }
 
-static void test_verbs(void)
+LAB_TEST(verbs)
 {
 	static const struct lab_verb verbs[] = { { "ok", verb_ok, "a verb" }, { NULL, NULL, NULL } };
 	char *argv[] = { "prog", "ok", "x", NULL };
@@ -137,7 +137,7 @@ static void test_verbs(void)
 	tap_eq_str(lab_errname(4000), "E4000", "lab_errname of an unknown value");
 }
 
-static void test_list(void)
+LAB_TEST(list)
 {
 	struct lab_list failed = { 0 };
 	const char *o = NULL;
@@ -160,7 +160,7 @@ static void test_list(void)
 	tap_ok(failed.n == 0 && lab_list_join(&failed, "; ") == NULL, "an empty list joins to NULL");
 }
 
-static void test_csv(void)
+LAB_TEST(csv)
 {
 	char path[] = "/tmp/test_cli_csv.XXXXXX";
 	int fd = mkstemp(path);
@@ -186,11 +186,4 @@ static void test_csv(void)
 	tap_ok(csv_read_open(&c, "/nonexistent/x.csv") == -ENOENT, "a missing file: -ENOENT");
 }
 
-int main(void)
-{
-	test_parse();
-	test_verbs();
-	test_list();
-	test_csv();
-	return tap_finish();
-}
+LAB_TEST_MAIN()

@@ -14,19 +14,22 @@
 
 #define N 4096
 
-int main(void)
+LAB_TEST(splitmix64)
 {
-	struct fuzz_rng a, b;
-	uint64_t x[N], y[N];
-	bool seen_s64[64] = { false }, seen_u32[64] = { false }, lo = false, hi = false;
-	bool inside = true, same = true, differ = false, hit_all;
-	size_t i, j, small = 0;
-	char what[160];
+	struct fuzz_rng a;
 
 	fuzz_seed(&a, 0);
 	tap_ok(fuzz_next(&a) == 0xe220a8397b1dcdafULL && fuzz_next(&a) == 0x6e789e6aa1b965f4ULL &&
 		       fuzz_next(&a) == 0x06c45d188009454fULL,
 	       "seed 0 gives splitmix64's published first three numbers");
+}
+
+LAB_TEST(seeds)
+{
+	uint64_t x[N], y[N];
+	bool same = true, differ = false;
+	struct fuzz_rng a, b;
+	size_t i;
 
 	fuzz_seed(&a, 12345);
 	fuzz_seed(&b, 12345);
@@ -47,6 +50,13 @@ int main(void)
 	for (i = 0; i < N; i++)
 		differ = differ || fuzz_next(&b) != x[i];
 	tap_ok(differ, "another seed gives another sequence");
+}
+
+LAB_TEST(ranges)
+{
+	bool inside = true, lo = false, hi = false;
+	struct fuzz_rng a;
+	size_t i;
 
 	fuzz_seed(&a, 7);
 	for (i = 0; i < 20000; i++) {
@@ -67,6 +77,14 @@ int main(void)
 		inside = inside && u >= UINT32_MAX - 1;
 	}
 	tap_ok(inside, "fuzz_u32_in(UINT32_MAX - 1, UINT32_MAX) stays in range");
+}
+
+LAB_TEST(edges)
+{
+	bool seen_s64[64] = { false }, seen_u32[64] = { false }, hit_all;
+	size_t i, j, small = 0;
+	struct fuzz_rng a;
+	char what[160];
 
 	fuzz_seed(&a, 99);
 	for (i = 0; i < 20000; i++) {
@@ -99,5 +117,6 @@ int main(void)
 	tap_ok(small > 2000, "%s", what);
 	tap_ok(fuzz_n_edges_s64 <= 64 && fuzz_n_edges_u32 <= 64, "the edge tables fit this test's arrays");
 	tap_ok(fuzz_fresh_seed() < (1ULL << 53), "a fresh seed is below 2^53 (typed and printed exactly)");
-	return tap_finish();
 }
+
+LAB_TEST_MAIN()

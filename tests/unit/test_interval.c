@@ -16,7 +16,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void test_quantile(void)
+LAB_TEST(quantile)
 {
 	double x[10], big[1000];
 	struct ci ci;
@@ -47,7 +47,7 @@ static void test_quantile(void)
 	tap_eq_int(ci_quantile(big, 10, 1.0, &ci), -EINVAL, "p = 1 is refused");
 }
 
-static void test_wilson(void)
+LAB_TEST(wilson)
 {
 	struct ci ci;
 
@@ -62,7 +62,7 @@ static void test_wilson(void)
 	tap_ok(isnan(ci.lo), "Wilson with no trials: no interval, because \"%s\"", ci.method);
 }
 
-static void test_mean_slope(void)
+LAB_TEST(mean_slope)
 {
 	const double m[] = { 1, 2, 3, 4, 5 };
 	const double y[] = { 2.1, 3.9, 6.2, 7.8, 10.1 }, flat[] = { 1, 1, 1, 1, 1 };
@@ -82,7 +82,7 @@ static void test_mean_slope(void)
 	tap_eq_int(ci_slope(m, y, 2, &b, &ci), -EINVAL, "two points: no interval, -EINVAL");
 }
 
-static void test_ratio(void)
+LAB_TEST(ratio)
 {
 	const double two[] = { 2, 2, 2, 2, 2, 2 }, one[] = { 1, 1, 1, 1, 1, 1 };
 	const double a[] = { 10, 11, 9, 10, 12, 10, 9, 11 }, b2[] = { 20, 22, 18, 20, 24, 20, 18, 22 };
@@ -99,11 +99,4 @@ static void test_ratio(void)
 	tap_ok(isnan(ci.lo), "one sample on a side: ratio without interval (\"%s\")", ci.method);
 }
 
-int main(void)
-{
-	test_quantile();
-	test_wilson();
-	test_mean_slope();
-	test_ratio();
-	return tap_finish();
-}
+LAB_TEST_MAIN()

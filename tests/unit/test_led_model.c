@@ -25,7 +25,7 @@ static int parse(const char *p)
 	return led_pattern_parse(p, 255, t, LED_MODEL_MAX_TUPLES, NULL);
 }
 
-static void test_parse(void)
+LAB_TEST(parse)
 {
 	const char *bad = NULL;
 	char *big;
@@ -64,7 +64,7 @@ static void test_parse(void)
 	free(big);
 }
 
-static void test_check(void)
+LAB_TEST(check)
 {
 	const struct led_tuple one[] = { { 100, 50 } };
 	const struct led_tuple zero[] = { { 0, 0 }, { 0, 0 } };
@@ -79,7 +79,7 @@ static void test_check(void)
 	tap_eq_int((long long)led_model_cycle_ms(ok, 2), 20, "cycle: the sum of the durations");
 }
 
-static void test_dimming_example(void)
+LAB_TEST(dimming_example)
 {
 	unsigned int b;
 	uint64_t end;
@@ -116,7 +116,7 @@ static void test_dimming_example(void)
 	tap_eq_int(n, 3 * 60 + 1, "dimming example, repeat 3: 60 steps a cycle plus the end");
 }
 
-static void test_step_example(void)
+LAB_TEST(step_example)
 {
 	unsigned int b;
 	uint64_t end;
@@ -136,7 +136,7 @@ static void test_step_example(void)
 		   "step example: from an LED at 0 the first step is no change");
 }
 
-static void test_square_wave(void)
+LAB_TEST(square_wave)
 {
 	long n, k;
 	int bad = 0;
@@ -162,7 +162,7 @@ static void test_square_wave(void)
 	       "tuples shorter than 50 ms are step changes of their own duration");
 }
 
-static void test_dimming_arithmetic(void)
+LAB_TEST(dimming_arithmetic)
 {
 	unsigned int b;
 	uint64_t end;
@@ -183,7 +183,7 @@ static void test_dimming_arithmetic(void)
 	       "downward and upward ramps: 200, 150, 100, 150, end 200");
 }
 
-static void test_indefinite(void)
+LAB_TEST(indefinite)
 {
 	long n;
 
@@ -193,7 +193,7 @@ static void test_indefinite(void)
 	tap_ok(s[6].t_ms == 60 && s[6].cycle == 3, "repeat -1: times keep counting across cycles");
 }
 
-static void test_jiffies(void)
+LAB_TEST(jiffies)
 {
 	tap_eq_dbl(led_model_jiffies_ms(10, 250), 16, 1e-9,
 		   "jiffies: 10 ms at HZ=250 is 3 ticks, plus the wheel's 1: 16 ms");
@@ -219,7 +219,7 @@ static void verdict_is(enum target_verdict got, enum target_verdict want, const 
  * A kernel at HZ=1000 (11 ms) or a pattern late by a tick in three steps
  * out of four (19 ms) is NOT MET; 16.2 ms (1.25 %) is MET.
  */
-static void test_target_mean_interval(void)
+LAB_TEST(target_mean_interval)
 {
 	double model = led_model_jiffies_ms(10, 250);
 
@@ -241,8 +241,8 @@ static void test_target_mean_interval(void)
 		   "target mean interval: HZ unknown is not judged");
 }
 
-/* hr_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
-static void test_target_within(void)
+/* abs_pattern's interval-error p99 (us) against cyclictest's p99 (us) */
+LAB_TEST(target_within)
 {
 	verdict_is(led_target_within(420, 380), TARGET_NOT_MET,
 		   "target p99 within cyclictest: 420 us against 380 us is NOT MET");
@@ -262,7 +262,7 @@ static void test_target_within(void)
  * slope is under 1 ms per 1000 steps but whose interval reaches past 1 is
  * NOT MET.
  */
-static void test_target_drift(void)
+LAB_TEST(target_drift)
 {
 	enum { NS = 400 };
 	double x[NS], ramp[NS], creep[NS], flat[NS], edge[NS], slope;
@@ -298,8 +298,8 @@ static void test_target_drift(void)
 		   "target drift: no interval (too few steps) is not judged");
 }
 
-/* hr_pattern's changes of the dimming example, with skipped steps */
-static void test_match_skipping(void)
+/* abs_pattern's changes of the dimming example, with skipped steps */
+LAB_TEST(match_skipping)
 {
 	int b[128];
 	uint64_t tt[128];
@@ -339,19 +339,4 @@ static void test_match_skipping(void)
 	       "match skipping: changes that stop before the model's last are refused");
 }
 
-int main(void)
-{
-	test_parse();
-	test_check();
-	test_dimming_example();
-	test_step_example();
-	test_square_wave();
-	test_dimming_arithmetic();
-	test_indefinite();
-	test_jiffies();
-	test_target_mean_interval();
-	test_target_within();
-	test_target_drift();
-	test_match_skipping();
-	return tap_finish();
-}
+LAB_TEST_MAIN()

@@ -41,19 +41,24 @@ static struct nlmsghdr *link_get(struct nlmsghdr *nlh, int ifindex)
 	return nlh;
 }
 
-int main(void)
+/*
+ * A route netlink socket with a 32 KiB receive buffer, checking strictly
+ * when @strict (the test bails out without it)
+ */
+static void open_route(struct nl_sock *s, bool strict)
 {
-	struct nl_batch_stats st = { 0 };
-	char buf[NL_MSG_MAX], rs[300];
-	struct nlmsghdr *nlh;
-	unsigned int links = 0;
-	struct nl_batch b;
-	struct nl_reply r;
-	struct nl_sock s;
-	int v = -1, err, i;
-
-	if (nl_open(&s, NETLINK_ROUTE, 32768))
+	if (nl_open(s, NETLINK_ROUTE, 32768))
 		tap_bail("no netlink socket");
+	if (strict)
+		nl_set_strict(s, true);
+}
+
+LAB_TEST(options)
+{
+	struct nl_sock s;
+	int v = -1;
+
+	open_route(&s, false);
 	tap_eq_int(nl_set_bufsize(&s, 1024), -EINVAL, "a receive buffer below 4096 bytes is refused");
 	tap_eq_int(s.bufsize, 32768, "the receive buffer stays as it was");
 	nl_getopt(&s, NETLINK_GET_STRICT_CHK, &v);
@@ -61,7 +66,20 @@ int main(void)
 	nl_set_strict(&s, true);
 	nl_getopt(&s, NETLINK_GET_STRICT_CHK, &v);
 	tap_eq_int(v, 1, "nl_set_strict(true) reads back as 1");
+	nl_close(&s);
+}
 
+/* dumps and requests, their answers and errors */
+LAB_TEST(requests)
+{
+	char buf[NL_MSG_MAX], rs[300];
+	unsigned int links = 0;
+	struct nlmsghdr *nlh;
+	struct nl_reply r;
+	struct nl_sock s;
+	int err;
+
+	open_route(&s, true);
 	nlh = link_dump(&s, buf);
 	err = nl_dump(&s, nlh, count_links, &links, &r);
 	tap_ok(!err && !r.error && r.end == NLMSG_DONE, "a link dump ends with NLMSG_DONE and no error (%s)",
@@ -83,8 +101,8 @@ int main(void)
 	       err ? strerror(-err) : nl_reply_str(&r, rs, sizeof(rs)));
 
 	/* a request: its answer, then the ack */
-	nlh = link_get(nl_msg(&s, buf, RTM_GETLINK, 0), (int)if_nametoindex("lo"));
 	links = 0;
+	nlh = link_get(nl_msg(&s, buf, RTM_GETLINK, 0), (int)if_nametoindex("lo"));
 	err = nl_transact(&s, nlh, count_links, &links, &r);
 	tap_ok(!err && !r.error && r.end == NLMSG_ERROR && links == 1,
 	       "nl_transact: a get of lo answers one link, then an ack (%s, %u links)",
@@ -94,8 +112,18 @@ int main(void)
 	tap_ok(!err && r.error == -ENODEV && r.end == NLMSG_ERROR,
 	       "nl_transact: a get of a link that does not exist is answered ENODEV (%s)",
 	       err ? strerror(-err) : nl_reply_str(&r, rs, sizeof(rs)));
+	nl_close(&s);
+}
 
-	/* batches: every ack read, errors counted */
+/* batches: every ack read, errors counted */
+LAB_TEST(batches)
+{
+	struct nl_batch_stats st = { 0 };
+	struct nl_batch b;
+	struct nl_sock s;
+	int i;
+
+	open_route(&s, true);
 	nl_set_rcvbuf(&s, 1 << 20);
 	if (nl_batch_init(&b, &s, 4096, true))
 		tap_bail("no batch");
@@ -125,10 +153,19 @@ int main(void)
 	       "errors-only batch: one sendmsg, the error and one final ack (got %llu acks, %llu errors)",
 	       (unsigned long long)st.acks, (unsigned long long)st.errors);
 	nl_batch_free(&b);
-
-	/* nothing asked, nothing comes: the timeout */
-	err = nl_recv(&s, s.seq + 1000, NULL, NULL, &r, 100);
-	tap_eq_int(err, -ETIMEDOUT, "nl_recv gives up after its timeout when no answer comes");
 	nl_close(&s);
-	return tap_finish();
 }
+
+/* nothing asked, nothing comes: the timeout */
+LAB_TEST(timeout)
+{
+	struct nl_reply r;
+	struct nl_sock s;
+
+	open_route(&s, false);
+	tap_eq_int(nl_recv(&s, s.seq + 1000, NULL, NULL, &r, 100), -ETIMEDOUT,
+		   "nl_recv gives up after its timeout when no answer comes");
+	nl_close(&s);
+}
+
+LAB_TEST_MAIN()

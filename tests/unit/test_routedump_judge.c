@@ -26,10 +26,8 @@ static void expect(int id, const char *what, double est, double lo, double hi, e
 	tap_eq_str(vname(got), vname(want), what);
 }
 
-int main(void)
+LAB_TEST(verdicts)
 {
-	char buf[200];
-
 	/* strict_table / legacy at 1 %: at most 0.1 */
 	expect(RT_STRICT_TABLE, "strict_table ratio 0.25 [0.2, 0.3]: not met", 0.25, 0.2, 0.3, TARGET_NOT_MET);
 	expect(RT_STRICT_TABLE, "strict_table ratio 0.012 [0.01, 0.015]: met", 0.012, 0.01, 0.015, TARGET_MET);
@@ -56,8 +54,12 @@ int main(void)
 	       TARGET_MET);
 	expect(RT_KERNEL_LIMIT, "batched / kernel limit 1.5 [1.3, 1.7]: not judged (the limit is no limit)", 1.5, 1.3,
 	       1.7, TARGET_NOT_JUDGED);
+}
 
-	/* the words */
+LAB_TEST(words)
+{
+	char buf[200];
+
 	rd_verdict_words(RT_KERNEL_LIMIT, 0.35, 0.3, 0.4, buf, sizeof(buf));
 	tap_ok(!strncmp(buf, "NOT MET", 7) && strstr(buf, "[0.3, 0.4]") && strstr(buf, "at least 0.8"),
 	       "a NOT MET verdict names the estimate, the limit and the interval: got \"%s\"", buf);
@@ -67,9 +69,14 @@ int main(void)
 	rd_verdict_words(RT_STRICT_TABLE, 0.09, 0.05, 0.12, buf, sizeof(buf));
 	tap_ok(!strncmp(buf, "not judged", 10) && strstr(buf, "[0.05, 0.12]"),
 	       "a straddling interval is not judged, and says so: got \"%s\"", buf);
-	/* every target has a limit and a unit */
+}
+
+/* every target has a limit and a unit */
+LAB_TEST(targets)
+{
 	for (int i = 0; i < RT_N; i++)
 		tap_ok(rd_targets[i].limit > 0 && rd_targets[i].unit, "target %d has a limit (%g) and a unit", i,
 		       rd_targets[i].limit);
-	return tap_finish();
 }
+
+LAB_TEST_MAIN()

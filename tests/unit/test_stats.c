@@ -12,7 +12,7 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void test_summary(void)
+LAB_TEST(summary)
 {
 	const double x[] = { 4, 2, 9, 1, 10, 7, 3, 8, 6, 5 };	/* 1..10 shuffled */
 	struct stats st;
@@ -29,7 +29,7 @@ static void test_summary(void)
 	tap_eq_dbl(x[0], 4, 0, "stats_compute leaves the samples unsorted");
 }
 
-static void test_edges(void)
+LAB_TEST(edges)
 {
 	const double odd[] = { 3, 1, 2 }, same[] = { 5, 5, 5, 5 }, one[] = { 42 };
 	const double big[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3 }, zero[] = { -1, 1 };
@@ -58,7 +58,7 @@ static void test_edges(void)
 		   "percentile 0.25 of 10,20,30,40 is 17.5 (type 7)");
 }
 
-static void test_warmup(void)
+LAB_TEST(warmup)
 {
 	const double x[] = { 100, 90, 1, 2, 3 };
 	const double *k;
@@ -71,7 +71,7 @@ static void test_warmup(void)
 	tap_ok(n == 0 && k == x + N(x), "drop more warm-up samples than there are: none left");
 }
 
-static void test_t_distribution(void)
+LAB_TEST(t_distribution)
 {
 	/* two-sided 95 % critical values, and two other quantiles, from t tables */
 	static const struct { double p, df, t; } tab[] = {
@@ -108,11 +108,4 @@ static void test_t_distribution(void)
 	tap_eq_dbl(stats_betainc(1, 1, 0.37), 0.37, 1e-12, "I_x(1, 1) = x");
 }
 
-int main(void)
-{
-	test_summary();
-	test_edges();
-	test_warmup();
-	test_t_distribution();
-	return tap_finish();
-}
+LAB_TEST_MAIN()

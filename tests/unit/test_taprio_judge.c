@@ -52,7 +52,7 @@ static void ratio(double r, double lo, double hi, const char *want, double want_
 	tap_diag("why: %s", why);
 }
 
-int main(void)
+LAB_TEST(window)
 {
 	struct taprio_class_counts c = { 1000, 997, 1, 2 };
 	char why[512];
@@ -69,7 +69,10 @@ int main(void)
 	taprio_judge_window(&c, &m, why, sizeof(why));
 	tap_ok(strstr(why, "1 outside, 2 with no TX timestamp") != NULL,
 	       "window target: the why names the outside and no-timestamp counts (got '%s')", why);
+}
 
+LAB_TEST(ratio)
+{
 	ratio(1.05, 0.9, 1.15, "MET", 15, "isochron ratio: interval inside [0.8, 1.2] is MET");
 	ratio(1.0, 0.85, 1.3, "NOT MET", 30,
 	      "isochron ratio: ratio 1.0 but interval past 1.2 is NOT MET");
@@ -78,5 +81,6 @@ int main(void)
 	ratio(0.81, 0.79, 0.83, "NOT MET", 21, "isochron ratio: lower end just below 0.8");
 	ratio(1.0, NAN, NAN, "not judged", NAN, "isochron ratio: no interval is not judged");
 	ratio(NAN, NAN, NAN, "not judged", NAN, "isochron ratio: no ratio is not judged");
-	return tap_finish();
 }
+
+LAB_TEST_MAIN()

@@ -28,7 +28,7 @@ static const char good[] =
 
 static struct tsched s;
 
-static void test_good(void)
+LAB_TEST(good)
 {
 	char err[512] = "", buf[512];
 
@@ -76,7 +76,7 @@ static void bad(const char *what, const char *text, const char *want)
 
 #define HEAD "num_tc 3\nmap 2 2 1 0\nqueues 1@0 1@1 2@2\nclockid CLOCK_TAI\n"
 
-static void test_bad(void)
+LAB_TEST(bad)
 {
 	bad("unknown command letter", HEAD "sched-entry S 01 300\nsched-entry X 02 300\n",
 	    "bad.sched:6: sched-entry: unknown command 'X' (expected S, H or R)");
@@ -133,7 +133,7 @@ static void test_bad(void)
 	    "Linux 6.1 then restarts the list early, which the lab does not model");
 }
 
-static void test_gates(void)
+LAB_TEST(gates)
 {
 	char err[512];
 	const int64_t base = 1000 * MS;
@@ -186,7 +186,7 @@ static void dequeue(int tc, int64_t now, int64_t tx_end, int64_t end, int64_t re
 	       what, want, want_stale, got, stale);
 }
 
-static void test_dequeue_check(void)
+LAB_TEST(dequeue_check)
 {
 	const int64_t b = 1000 * MS, us = 1000;
 	char err[512];
@@ -226,7 +226,7 @@ static int count_words(const char *text, const char *word)
 }
 
 /* A long schedule as text: every entry, however many; a short buffer: -ENOSPC */
-static void test_long_text(void)
+LAB_TEST(long_text)
 {
 	static char text[64 * 1024];
 	char err[512] = "", small[8192];
@@ -249,7 +249,7 @@ static void test_long_text(void)
 }
 
 /* The schedule file tsched_text writes parses back to the same schedule */
-static void test_round_trip(void)
+LAB_TEST(round_trip)
 {
 	static struct tsched back;
 	char err[512] = "";
@@ -272,13 +272,4 @@ static void test_round_trip(void)
 	free(t);
 }
 
-int main(void)
-{
-	test_good();
-	test_bad();
-	test_gates();
-	test_dequeue_check();
-	test_long_text();
-	test_round_trip();
-	return tap_finish();
-}
+LAB_TEST_MAIN()

@@ -20,7 +20,7 @@ static void stamp(const char *line, int64_t want, const char *what)
 	tap_ok(got == want, "%s: expected %lld, got %lld", what, (long long)want, (long long)got);
 }
 
-int main(void)
+LAB_TEST(stamps)
 {
 	stamp("          <idle>-0       [001] d.s2. 1796509659.004346: taprio_dequeue: dev=eth0 "
 	      "skbaddr=0000 len=64", 1796509659004346000LL,
@@ -29,6 +29,11 @@ int main(void)
 	      42000001000LL, "a small mono stamp, its leading zeros kept");
 	stamp("   lab-taprio-207     [000] ..... 0.000000: taprio_dequeue: dev=eth0", 0,
 	      "stamp zero");
+}
+
+/* the forms that have no stamp in ns */
+LAB_TEST(no_stamp)
+{
 	stamp("   lab-taprio-207     [000] ..... 123456789: taprio_dequeue: dev=eth0", INT64_MIN,
 	      "a counter clock (no decimal point) has no stamp in ns");
 	stamp("   lab-taprio-207     [000] ..... 42.0001: taprio_dequeue: dev=eth0", INT64_MIN,
@@ -37,5 +42,6 @@ int main(void)
 	      "a stamp that is not a number: none");
 	stamp("taprio_dequeue: dev=eth0", INT64_MIN, "the event at the line's start: no stamp");
 	stamp("# tracer: nop taprio_dequeue", INT64_MIN, "a header line naming the event: no stamp");
-	return tap_finish();
 }
+
+LAB_TEST_MAIN()

@@ -266,6 +266,12 @@ bool below_resolution(const struct series *s, const struct series **empty);
 int write_ratios(struct out *o, const char *dir, char *why, size_t len);
 int write_ns_per_op(const char *dir, char *why, size_t len);
 int write_contention(const char *dir, char *why, size_t len);
+/*
+ * probe_check - probe-check.csv: what probes/bpf_map.bt counted against
+ * what the known load did. 0: they agree (or no load ran), 1: they do not
+ * (the reason in @why), -1: a file could not be written (@why).
+ */
+int probe_check(const char *dir, char *why, size_t len);
 /* The series of @metric with the contention parameters (map, threads, shared) of @s */
 const struct series *cont_sibling(const struct series *s, const char *metric);
 

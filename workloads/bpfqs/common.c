@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "bpfqs.h"
 
 const char *const kind_name[NKINDS] = { "queue", "stack", "array", "hash" };
@@ -99,6 +100,7 @@ void run_fail(const char *fmt, ...)
 	vsnprintf(failure, sizeof(failure), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "bpfqs: %s\n", failure);
+	lab_fail("error", "%s", failure);
 }
 
 bool run_failed(void)

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "progress.h"
 #include "stats.h"
 #include "timing.h"
 #include "bpfqs.h"
@@ -203,14 +204,13 @@ static int contention_setup(const struct cfg *c)
 static int contention_measure(const struct cfg *c)
 {
 	size_t total = c->window_warmup + c->windows, s, i;
-	uint64_t t0 = mono_ns();
 
+	progress_part(total, "windows", "contention, %zu configurations", n_conts);
 	for (s = 0; s < total; s++) {
 		for (i = 0; i < n_conts; i++)
 			if (cont_window(&conts[i]))
 				return -1;
-		fprintf(stderr, "bpfqs: contention window %zu of %zu after %.1f s\n", s + 1, total,
-			(mono_ns() - t0) / 1e9);
+		progress_set(s + 1);
 	}
 	measured = true;
 	return 0;

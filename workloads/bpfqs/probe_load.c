@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "progress.h"
 #include "bpfqs.h"
 #include "bpfqs.skel.h"
 
@@ -87,6 +88,8 @@ int cmd_probe_load(int argc, char **argv)
 		{ .name = "ops", .type = LAB_OPT_UINT, .value = &ops, .arg = "N", .min = 1, .max = 1u << 20,
 		  .help = "operations of each kind per map (rounded down to a power of 2)", .required = true },
 		LAB_OPT_STR("out", &out, "DIR", "where probe-expected.csv goes", true),
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
 		LAB_OPT_END
 	};
 	struct atomic_file f;

@@ -299,7 +299,10 @@ static int read_and_publish(struct out *o, const char *dir)
 	return rc;
 }
 
-/* The files made from the figures: the plots' CSV files, targets.json, notes.md */
+/*
+ * The files made from the figures: the plots' CSV files, targets.json,
+ * notes.md; and the probe's counts against the known load (probe-check.csv)
+ */
 static int write_derived(struct out *o, const char *dir)
 {
 	char why[512];
@@ -314,6 +317,16 @@ static int write_derived(struct out *o, const char *dir)
 		rc = -1;
 	}
 	if (write_targets(o, dir, &facts, why, sizeof(why))) {
+		add_reason("%s", why);
+		rc = -1;
+	}
+	switch (probe_check(dir, why, sizeof(why))) {
+	case 0:
+		break;
+	case 1:
+		add_reason("%s", why);
+		break;
+	default:
 		add_reason("%s", why);
 		rc = -1;
 	}

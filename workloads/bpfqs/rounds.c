@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "progress.h"
 #include "stats.h"
 #include "timing.h"
 #include "bpfqs.h"
@@ -139,21 +140,18 @@ static int single_setup(const struct cfg *c)
 	return 0;
 }
 
-/* Every round: one batch of every operation of every unit. Progress every tenth. */
+/* Every round: one batch of every operation of every unit */
 static int single_measure(const struct cfg *c)
 {
-	uint64_t t0 = mono_ns();
 	size_t i, r;
 
 	(void)c;
-	fprintf(stderr, "bpfqs: %zu units set up; %zu rounds\n", n_units, plan.total);
+	progress_part(plan.total, "rounds", "single-thread figures, %zu units", n_units);
 	for (r = 0; r < plan.total; r++) {
 		for (i = 0; i < n_units; i++)
 			if ((units[i].prog ? &prog_ops : &user_ops)->round(&units[i], r))
 				return -1;
-		if ((r + 1) % (plan.total / 10 ? plan.total / 10 : 1) == 0)
-			fprintf(stderr, "bpfqs: round %zu of %zu after %.1f s\n", r + 1, plan.total,
-				(mono_ns() - t0) / 1e9);
+		progress_set(r + 1);
 	}
 	measured = true;
 	return 0;

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "progress.h"
 #include "timing.h"
 #include "bpfqs.h"
 
@@ -134,7 +135,7 @@ static void parse_run(int argc, char **argv, struct cfg *c)
 			    "contention threads, one per vCPU, at most the host's CPUs (default 1, 2, 4.. up to that)",
 			    false),
 		LAB_OPT_U64("host-cpus", &host_cpus, 1, 4096,
-			    "the host's CPUs (the lab passes LAB_HOST_CPUS; default: unknown, threads up to the vCPUs)"),
+			    "the host's CPUs (the lab passes the run spec's host_cpus; default: unknown, threads up to the vCPUs)"),
 		LAB_OPT_U64("rounds", &rounds, 6, 1000000, "measured rounds (batches per figure) after warm-up"),
 		{ .name = "warmup", .type = LAB_OPT_UINT, .value = &warmup, .arg = "N",
 		  .help = "warm-up rounds dropped first", .min = 0, .max = 100000, .given = &warmup_given },
@@ -143,6 +144,8 @@ static void parse_run(int argc, char **argv, struct cfg *c)
 		{ .name = "cpu", .type = LAB_OPT_UINT, .value = &cpu, .arg = "N",
 		  .help = "vCPU of the single-thread measurements (default: the last)", .min = 0, .max = 4095,
 		  .given = &cpu_given },
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
 		LAB_OPT_END
 	};
 	int k;
@@ -211,8 +214,12 @@ static const struct part *const parts[] = { &single_part, &contention_part };
 static void run_parts(const struct cfg *c)
 {
 	uint64_t t0 = mono_ns();
+	int wanted = 0;
 	size_t i;
 
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		wanted += parts[i]->wanted(c);
+	progress_start(wanted);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		const struct part *p = parts[i];
 

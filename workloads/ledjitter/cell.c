@@ -79,16 +79,16 @@ static long *model_index(long n)
 	return v;
 }
 
-/* hr_pattern keeps an absolute timeline and skips the steps a stall made it miss */
+/* abs_pattern keeps an absolute timeline and skips the steps a stall made it miss */
 static bool absolute_timeline(const struct cell *c)
 {
-	return !strcmp(c->mode, "hr_pattern");
+	return !strcmp(c->mode, "abs_pattern");
 }
 
 /*
  * The model change after @prev that a change to @b at @t (ns) shows. The
  * jiffies pattern takes every step, each timed from the one before: the
- * next change with that brightness. hr_pattern takes each step at its ideal
+ * next change with that brightness. abs_pattern takes each step at its ideal
  * time or, after a stall, skips to the step it is at: the last change with
  * that brightness whose ideal time has come (the next one when none has,
  * as for a change seen a little before its ideal time). -1 when none.
@@ -114,7 +114,7 @@ static long model_change_of(const struct match *m, long prev, uint64_t t, int b)
  * Observer sample: change time @t (ns) shows model change @j; @prev is the
  * model change of the observer's previous sample, @tprev its time. The
  * interval error is taken between consecutive model changes and, on
- * hr_pattern's absolute timeline, across the steps it skipped (@span): the
+ * abs_pattern's absolute timeline, across the steps it skipped (@span): the
  * observed time from the previous change minus the ideal one.
  */
 static void observe(struct match *m, struct observer *ob, uint64_t t, long j, long prev,
@@ -135,7 +135,7 @@ static void observe(struct match *m, struct observer *ob, uint64_t t, long j, lo
 /*
  * Kernel change i is the model change model_change_of() finds: a change
  * the observer lost (bpftrace's ring buffer overflowing) shows as a
- * repeated value and is skipped over, as are hr_pattern's skipped steps.
+ * repeated value and is skipped over, as are abs_pattern's skipped steps.
  */
 static void match_kernel(struct match *m)
 {

@@ -222,7 +222,7 @@ static void gap_out(struct outputs *o, const struct match *m, const char *const 
 
 /*
  * The timer lateness behind the steps, in the cell's window; for
- * hr_pattern also its start: the first expiry of its hrtimer is hr_start,
+ * abs_pattern also its start: the first expiry of its hrtimer is hr_start,
  * the kernel's time of the write, against the two user references, and
  * the kernel observer's step error from hr_start (what is left of the
  * absolute error's floor without the start reference).
@@ -231,7 +231,7 @@ static void lateness_out(struct outputs *o, const struct match *m, const struct 
 			 const char *const *lp, struct cell_stats *cs)
 {
 	const struct cell *c = m->c;
-	bool hr = !strcmp(c->mode, "hr_pattern");
+	bool hr = !strcmp(c->mode, "abs_pattern");
 	size_t i, nl = 0, cnt = hr ? k->nh : k->nt;
 	double *late = lab_calloc(cnt, sizeof(*late), "timer lateness"), *e;
 	uint64_t hr_start = 0;
@@ -279,7 +279,7 @@ void cell_metrics(struct outputs *o, const struct match *m, const struct kevents
 		if (x == 1 || k->present)
 			observer_out(o, m, params, cs, x);
 	/*
-	 * hr_pattern's steps skipped after a stall (and the kernel observer's
+	 * abs_pattern's steps skipped after a stall (and the kernel observer's
 	 * lost changes): the count, and its share of the steps up to the last
 	 * one seen with a Wilson interval
 	 */

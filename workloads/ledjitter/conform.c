@@ -2,7 +2,7 @@
 /*
  * ledjitter conform: the pattern trigger's ABI (Documentation/ABI/testing/
  * sysfs-class-led-trigger-pattern) as TAP, for pattern and, on the lab
- * kernel, hr_pattern: repeat values, malformed patterns, the read-back
+ * kernel, abs_pattern: repeat values, malformed patterns, the read-back
  * format, a finite repeat's final brightness, and the ABI's dimming and
  * step examples timed by the kernel observer (ktrace.c).
  */
@@ -143,7 +143,7 @@ static void conform_malformed(const char *mode)
 
 static void conform_single_and_format(const char *mode)
 {
-	const char *other = strcmp(mode, "pattern") ? "pattern" : "hr_pattern";
+	const char *other = strcmp(mode, "pattern") ? "pattern" : "abs_pattern";
 	char led[64], buf[256], what[200];
 	int fd = conform_led(mode, led, sizeof(led));
 
@@ -170,12 +170,7 @@ static void conform_single_and_format(const char *mode)
 			 mode);
 		tap_eq_str(buf, "", what);
 	}
-	if (!strcmp(mode, "hr_pattern") && hr_pattern_is_mainline()) {
-		snprintf(what, sizeof(what), "%s: a pattern whose durations are all zero is taken: "
-			 "Linux 6.10's hr_pattern runs it as pattern does (the lab's absolute "
-			 "trigger refuses it)", mode);
-		expect_write(led, mode, "0 0 255 0", 0, what);
-	} else if (!strcmp(mode, "hr_pattern")) {
+	if (!strcmp(mode, "abs_pattern")) {
 		snprintf(what, sizeof(what), "%s: a pattern whose durations are all zero is refused "
 			 "with EINVAL", mode);
 		expect_write(led, mode, "0 0 255 0", -EINVAL, what);
@@ -243,7 +238,7 @@ static bool skipped_values(const struct reads *got, const struct led_step *s, si
  * The ABI's dimming example: a ramp 0 to 255 in 1000 ms and back in 2000 ms,
  * a step every 50 ms; one cycle (repeat 1). The kernel observer must see the
  * model's 60 changes exactly (pattern), or in order with only the steps
- * skipped that had ended when the trigger ran (hr_pattern, after a stall);
+ * skipped that had ended when the trigger ran (abs_pattern, after a stall);
  * the uleds reads must be among them in order (uleds keeps only the latest
  * value, so a reader the host kept waiting misses some).
  */
@@ -254,7 +249,7 @@ static void conform_dimming(const char *mode)
 	struct reads r = { 0 }, kr = { 0 };
 	char led[64], what[200];
 	size_t nc, i, j, miss = 0, bad, skipped = 0;
-	bool hr = !strcmp(mode, "hr_pattern"), same;
+	bool hr = !strcmp(mode, "abs_pattern"), same;
 	long ns, nk;
 	int fd = conform_led(mode, led, sizeof(led));
 	uint64_t t0;
@@ -361,12 +356,12 @@ static void conform_steps(const char *mode)
 	if (use->n == 4) {
 		/*
 		 * Timed between the changes after the first (the first step's
-		 * own lateness shortens the first phase of hr_pattern, whose
+		 * own lateness shortens the first phase of abs_pattern, whose
 		 * later steps keep to the clock). 25 % tolerance: the jiffies
 		 * timer adds a few ticks of 4 ms, but TCG on a shared 2-core
 		 * host stalls the guest for up to a few hundred ms now and
 		 * then (cyclictest sees them), which lengthens one phase and,
-		 * for hr_pattern, shortens the next; durations swapped or of
+		 * for abs_pattern, shortens the next; durations swapped or of
 		 * the wrong scale are off by 50 % or more.
 		 */
 		high = (double)(use->t[2] - use->t[1]) / 1e6;
@@ -406,11 +401,11 @@ int cmd_conform(int argc, char **argv)
 {
 	const char *mode_opt = NULL;
 	const struct lab_opt opts[] = {
-		LAB_OPT_STR("mode", &mode_opt, "pattern|hr_pattern|both", "the trigger files (both)",
+		LAB_OPT_STR("mode", &mode_opt, "pattern|abs_pattern|both", "the trigger files (both)",
 			    false),
 		LAB_OPT_END
 	};
-	bool modes[2] = { true, true }, has_hr;
+	bool modes[2] = { true, true }, has_abs;
 	char led[64];
 	int m, fd;
 
@@ -418,7 +413,7 @@ int cmd_conform(int argc, char **argv)
 	if (mode_opt)
 		parse_modes(mode_opt, modes);
 
-	has_hr = kernel_has_hr_pattern();
+	has_abs = kernel_has_abs_pattern();
 	go_realtime(80);
 	if (ktrace_open(&conform_kt))
 		tap_diag("no ftrace kprobe event on uleds_brightness_set: the kernel-side cases "
@@ -435,9 +430,9 @@ int cmd_conform(int argc, char **argv)
 
 		if (!modes[m])
 			continue;
-		if (m == 1 && !has_hr) {
-			tap_skip("this kernel has no hr_pattern (the lab's patch; stock 6.1)",
-				 "hr_pattern: every case");
+		if (m == 1 && !has_abs) {
+			tap_skip("this kernel has no abs_pattern (the lab's patch; stock 6.1)",
+				 "abs_pattern: every case");
 			continue;
 		}
 		conform_mode(mode);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "cli.h"
 #include "ledjitter.h"
@@ -78,14 +80,13 @@ static long long ct_row(struct ct_hist *h, const char *line, long long *lat)
 }
 
 /* Read the histogram, writing its non-empty buckets to @f */
-static void ct_read(struct ct_hist *h, FILE *in, FILE *f)
+static void ct_read(struct ct_hist *h, gzFile in, FILE *f)
 {
-	char *line = NULL;
-	size_t len = 0;
+	char line[4096];
 	long long lat, sum, cnt;
 	int th;
 
-	while (getline(&line, &len, in) > 0) {
+	while (gzgets(in, line, sizeof(line))) {
 		if (line[0] == '#') {
 			ct_comment(h, line);
 			continue;
@@ -95,7 +96,6 @@ static void ct_read(struct ct_hist *h, FILE *in, FILE *f)
 			fprintf(f, "%lld,%lld\n", lat, sum);
 		ct_add(h, (double)lat, sum);
 	}
-	free(line);
 	/* overflows are counted at their thread's max latency */
 	for (th = 0; th < h->nth; th++)
 		for (cnt = 0; cnt < h->over[th]; cnt++)
@@ -105,7 +105,8 @@ static void ct_read(struct ct_hist *h, FILE *in, FILE *f)
 /*
  * cyclictest --histfile: "latency count count ..." per line (one count per
  * thread), comments with '#': "# Max Latencies: ..." and "# Histogram
- * Overflows: ...". No histogram: no metric, and @ct all NAN.
+ * Overflows: ...", as cyclictest-LOAD.hist or compressed, .hist.gz. No
+ * histogram: no metric, and @ct all NAN.
  */
 void analyze_cyclictest(struct outputs *o, const char *load, struct ct_stats *ct)
 {
@@ -114,23 +115,25 @@ void analyze_cyclictest(struct outputs *o, const char *load, struct ct_stats *ct
 	char path[PATH_MAX], name[64];
 	struct atomic_file af;
 	struct stats st;
-	FILE *in;
+	gzFile in;
 
 	ct->p99 = ct->max = ct->median = NAN;
 	ct->n = 0;
 	ct->p99_ci = (struct ci){ NAN, NAN, "p99", "no histogram" };
 	snprintf(path, sizeof(path), "%s/cyclictest-%s.hist", o->dir, load);
-	in = fopen(path, "r");
+	if (access(path, F_OK))
+		snprintf(path, sizeof(path), "%s/cyclictest-%s.hist.gz", o->dir, load);
+	in = gzopen(path, "r");
 	if (!in)
 		return;
 	snprintf(name, sizeof(name), "cyclictest-%s.csv", load);
 	if (csv_open(&af, o->dir, name, "latency_us,count")) {
 		report_fail(o, "cannot write %s/%s", o->dir, name);
-		fclose(in);
+		gzclose(in);
 		return;
 	}
 	ct_read(&h, in, af.f);
-	fclose(in);
+	gzclose(in);
 	if (atomic_commit(&af))
 		report_fail(o, "cannot write %s/%s", o->dir, name);
 	report_metric(o, "cyclictest_latency_us", params, "us", h.x, h.n);

@@ -21,18 +21,18 @@
 #include "ledjitter.h"
 #include "timing.h"
 
-const char *const mode_names[2] = { "pattern", "hr_pattern" };
+const char *const mode_names[2] = { "pattern", "abs_pattern" };
 
 void parse_modes(const char *s, bool modes[2])
 {
 	if (!strcmp(s, "pattern")) {
 		modes[0] = true, modes[1] = false;
-	} else if (!strcmp(s, "hr_pattern")) {
+	} else if (!strcmp(s, "abs_pattern")) {
 		modes[0] = false, modes[1] = true;
 	} else if (!strcmp(s, "both")) {
 		modes[0] = modes[1] = true;
 	} else {
-		lab_usage_error("--mode '%s' is not a mode (expected pattern, hr_pattern or both)", s);
+		lab_usage_error("--mode '%s' is not a mode (expected pattern, abs_pattern or both)", s);
 	}
 }
 
@@ -146,8 +146,8 @@ unsigned int kernel_hz(void)
 	return hz;
 }
 
-/* Whether this kernel offers hr_pattern (the lab's patch): a throwaway LED */
-bool kernel_has_hr_pattern(void)
+/* Whether this kernel offers abs_pattern (the lab's patch): a throwaway LED */
+bool kernel_has_abs_pattern(void)
 {
 	char name[64];
 	bool has;
@@ -156,7 +156,7 @@ bool kernel_has_hr_pattern(void)
 	snprintf(name, sizeof(name), "lj-probe-%d", (int)getpid());
 	fd = uled_create(name);
 	led_set_trigger(name);
-	has = led_has(name, "hr_pattern");
+	has = led_has(name, "abs_pattern");
 	close(fd);
 	return has;
 }

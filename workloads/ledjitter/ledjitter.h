@@ -4,7 +4,7 @@
  *
  * A uleds LED (/dev/uleds) runs square-wave patterns "255 D 255 0 0 D 0 0"
  * (steps of D ms, every step a change) through the pattern trigger's
- * `pattern` file (6.1's jiffies timer) and the lab's `hr_pattern` file (an
+ * `pattern` file (6.1's jiffies timer) and the lab's `abs_pattern` file (an
  * absolute hrtimer, kernel/patches). Two observers time the steps: the
  * kernel one, a bpftrace probe on uleds_brightness_set (probes/led_timer.bt,
  * started by workloads/ledjitter/driver.sh), and the user one, this
@@ -42,9 +42,9 @@
 #define MAX_BRIGHTNESS	255
 #define HIST_BINS	26	/* |interval error| bins: < 1 us, then [2^b, 2^(b+1)) us, b = 0..24 */
 
-extern const char *const mode_names[2];	/* pattern, hr_pattern */
+extern const char *const mode_names[2];	/* pattern, abs_pattern */
 
-/* --mode pattern|hr_pattern|both into @modes (pattern, hr_pattern) */
+/* --mode pattern|abs_pattern|both into @modes (pattern, abs_pattern) */
 void parse_modes(const char *s, bool modes[2]);
 
 /* ---- led.c: sysfs and uleds ---- */
@@ -58,7 +58,7 @@ bool led_has(const char *led, const char *attr);
 int uled_create(const char *name);
 void led_set_trigger(const char *led);
 unsigned int kernel_hz(void);
-bool kernel_has_hr_pattern(void);
+bool kernel_has_abs_pattern(void);
 void go_realtime(int prio);
 
 /* The changes read from an LED (or seen by an observer) */

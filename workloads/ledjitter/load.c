@@ -2,7 +2,8 @@
 /*
  * Reading back what a run left in the results folder: the cells
  * (cells-LOAD.csv), each cell's uleds reads (user-CELL.csv), and the kernel
- * observer's events (probe-led_timer.csv, probe-led_timer-lost.csv).
+ * observer's events (probe-led_timer.csv, and the lost_events row of
+ * probe-led_timer-maps.csv).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -17,13 +18,18 @@
 #include "csv.h"
 #include "ledjitter.h"
 
-static char *dup_field(const struct csv *c, int col)
+static char *dup_text(const struct csv *c, const char *text)
 {
-	char *s = strdup(csv_field(c, col));
+	char *s = strdup(text);
 
 	if (!s)
 		lab_die("out of memory reading %s", c->path);
 	return s;
+}
+
+static char *dup_field(const struct csv *c, int col)
+{
+	return dup_text(c, csv_field(c, col));
 }
 
 /* The columns of cells-LOAD.csv, in the order run writes them */
@@ -33,10 +39,19 @@ static const char *const cell_cols[] = {
 };
 #define NCELL_COLS (sizeof(cell_cols) / sizeof(*cell_cols))
 
+/*
+ * The mode of a cell: the trigger file it ran through. Runs before the file
+ * was renamed abs_pattern (mainline's hr_pattern, 6.10, is another timing)
+ * wrote "hr_pattern" for it, and are read as abs_pattern.
+ */
 static void cell_from_row(const struct csv *c, const int *col, struct cell *x)
 {
 	x->cell = dup_field(c, col[0]);
 	x->mode = dup_field(c, col[1]);
+	if (!strcmp(x->mode, "hr_pattern")) {
+		free(x->mode);
+		x->mode = dup_text(c, mode_names[1]);
+	}
 	x->step_ms = (unsigned int)strtoul(csv_field(c, col[2]), NULL, 10);
 	x->load = dup_field(c, col[3]);
 	x->steps = strtol(csv_field(c, col[4]), NULL, 10);
@@ -245,7 +260,10 @@ void free_probe(struct kevents *k)
 	free(k->ht);
 }
 
-/* bpftrace's lost events, written by the driver (probe-led_timer-lost.csv); -1: unknown */
+/*
+ * bpftrace's lost events: the lost_events row of probe-led_timer-maps.csv
+ * (bench/probe2csv.sh); -1: unknown
+ */
 long load_probe_lost(const char *dir)
 {
 	char path[PATH_MAX];
@@ -253,12 +271,13 @@ long load_probe_lost(const char *dir)
 	long lost = -1;
 	int col;
 
-	snprintf(path, sizeof(path), "%s/probe-led_timer-lost.csv", dir);
+	snprintf(path, sizeof(path), "%s/probe-led_timer-maps.csv", dir);
 	if (access(path, F_OK) || csv_read_open(&c, path))
 		return -1;
-	col = csv_col(&c, "lost_events");
-	if (col >= 0 && csv_next(&c) > 0 && *csv_field(&c, col))
-		lost = strtol(csv_field(&c, col), NULL, 10);
+	col = csv_col(&c, "value");
+	while (col >= 0 && csv_next(&c) > 0)
+		if (!strcmp(csv_field(&c, 0), "lost_events") && *csv_field(&c, col))
+			lost = strtol(csv_field(&c, col), NULL, 10);
 	csv_read_close(&c);
 	return lost;
 }

@@ -131,7 +131,7 @@ static char *status_reason(const struct lab_list *failed, const char *own)
 }
 
 /*
- * hr_pattern's start against the user's references, over its cells: the
+ * abs_pattern's start against the user's references, over its cells: the
  * kernel's hr_start (the first expiry of its hrtimer) minus the time taken
  * before the write(2) (t_start, the timeline's reference) and before the
  * open(2) (t_open, the reference before this fix)

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "ledjitter.h"
+#include "progress.h"
 #include "timing.h"
 
 #define MAX_STEP_LIST 16
@@ -39,7 +40,7 @@ struct run_opts {
 	int repeat;
 	long steps;		/* 0: the profile's */
 	int prio;
-	bool modes[2];		/* pattern, hr_pattern */
+	bool modes[2];		/* pattern, abs_pattern */
 	struct profile_cell cells[MAX_STEP_LIST];
 	size_t ncells;
 };
@@ -174,7 +175,7 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 
 	/*
 	 * The timeline starts at the write(2): the kernel takes its start
-	 * (hr_pattern's hr_start) inside it. Opening the attribute first keeps
+	 * (abs_pattern's hr_start) inside it. Opening the attribute first keeps
 	 * the path walk and open out of every step's error.
 	 */
 	c->t_open = mono_ns();
@@ -207,13 +208,14 @@ static void run_cell(const struct run_opts *o, struct cell_result *c, unsigned i
 /* The options of run, checked before anything is set up */
 static void parse_run(int argc, char **argv, struct run_opts *o)
 {
-	const char *profile = getenv("LAB_PROFILE"), *mode = NULL, *steps_list = NULL;
+	const char *profile = "quick", *mode = NULL, *steps_list = NULL;
 	unsigned long long steps = 0, prio = 80;
 	long long repeat = 1;
 	bool repeat_given = false, steps_given = false;
 	const struct lab_opt opts[] = {
-		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts", false),
-		LAB_OPT_STR("mode", &mode, "pattern|hr_pattern|both", "the trigger files (both)", false),
+		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts (quick)",
+			    false),
+		LAB_OPT_STR("mode", &mode, "pattern|abs_pattern|both", "the trigger files (both)", false),
 		LAB_OPT_STR("step-ms", &steps_list, "LIST", "step durations, 1..60000 ms", false),
 		{ .name = "steps", .type = LAB_OPT_UINT, .value = &steps, .arg = "N",
 		  .help = "steps per cell, even (the profile's)", .min = 2, .max = 1000000,
@@ -226,12 +228,12 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		{ .name = "repeat", .type = LAB_OPT_INT, .value = &repeat, .arg = "N",
 		  .help = "with --pattern: -1 (forever) or 1..1000000 (1)", .min = -1, .max = 1000000,
 		  .given = &repeat_given },
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
 		LAB_OPT_END
 	};
 
 	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
-	if (!profile || !*profile)
-		profile = "quick";
 	if (strcmp(profile, "quick") && strcmp(profile, "full"))
 		lab_usage_error("--profile '%s' is not a profile (expected quick or full)", profile);
 	if (mode)
@@ -315,7 +317,7 @@ int cmd_run(int argc, char **argv)
 	struct cell_result *cells;
 	size_t i, per_mode, ncells = 0;
 	unsigned int hz;
-	bool has_hr;
+	bool has_abs;
 	int m;
 
 	parse_run(argc, argv, &o);
@@ -323,19 +325,22 @@ int cmd_run(int argc, char **argv)
 		lab_die("cannot create %s: %s", o.out, strerror(errno));
 
 	hz = kernel_hz();
-	has_hr = kernel_has_hr_pattern();
-	if (o.modes[1] && !has_hr)
-		fprintf(stderr, "%s: hr_pattern is not offered by this kernel (it is the lab's patch; "
-			"the stock 6.1 has none): the hr_pattern cells are skipped\n", lab_prog);
+	has_abs = kernel_has_abs_pattern();
+	if (o.modes[1] && !has_abs)
+		fprintf(stderr, "%s: abs_pattern is not offered by this kernel (it is the lab's patch; "
+			"the stock 6.1 has none): the abs_pattern cells are skipped\n", lab_prog);
 	go_realtime(o.prio);
 
 	/*
-	 * pattern, hr_pattern, pattern, ...: the modes alternate within each
+	 * pattern, abs_pattern, pattern, ...: the modes alternate within each
 	 * step duration and the step durations follow each other, so that a
 	 * change in the host's load falls on both modes alike
 	 */
 	per_mode = o.pattern ? 1 : o.ncells;
 	cells = lab_calloc(2 * per_mode, sizeof(*cells), "cells");
+	progress_start(1);
+	progress_part(per_mode * (uint64_t)(o.modes[0] + (o.modes[1] && has_abs)), "cells",
+		      "the cells, %s guest", o.load);
 	for (i = 0; i < per_mode; i++) {
 		for (m = 0; m < 2; m++) {
 			struct cell_result *c;
@@ -345,10 +350,13 @@ int cmd_run(int argc, char **argv)
 			c = &cells[ncells++];
 
 			setup_cell(&o, c, m, i);
-			if (m == 1 && !has_hr)
+			if (m == 1 && !has_abs) {
 				snprintf(c->status, sizeof(c->status), "skipped");
-			else
+			} else {
+				progress_what("cell %s", c->cell);
 				run_cell(&o, c, hz);
+				progress_add(1);
+			}
 		}
 	}
 	write_cells(&o, cells, ncells, hz);

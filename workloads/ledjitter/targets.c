@@ -6,10 +6,10 @@
  * have fixture tests (tests/unit/test_led_model.c):
  *  - pattern_mean_interval: pattern's mean step interval matches the
  *    jiffies model of the run's HZ (led_model_jiffies_ms) within 2 %;
- *  - hr_pattern_interval_error_p99: hr_pattern's interval-error p99 is
+ *  - abs_pattern_interval_error_p99: abs_pattern's interval-error p99 is
  *    within cyclictest's p99 wake-up latency on the idle guest of the same
  *    run (below n 100 the figure is the max, and said so);
- *  - hr_pattern_drift: the 95 % interval of hr_pattern's drift slope lies
+ *  - abs_pattern_drift: the 95 % interval of abs_pattern's drift slope lies
  *    inside +-1 ms per 1000 steps;
  *  - MODE_observer_gap_p99: the user observer trails the kernel by no more
  *    (p99) than cyclictest's p99 wake-up latency on the idle guest.
@@ -76,8 +76,8 @@ static void hr_p99_target(struct outputs *o, const struct obs_figures *b,
 	bool p99 = b->ni >= STATS_P99_MIN_N;
 	double v = p99 ? b->ierr_p99 : b->ierr_max;
 
-	target(o, "hr_pattern_interval_error_p99", v, ct->p99, "us", led_target_within(v, ct->p99),
-	       "hr_pattern's interval error %s %.0f us (95%% CI %.0f..%.0f, n=%zu intervals, "
+	target(o, "abs_pattern_interval_error_p99", v, ct->p99, "us", led_target_within(v, ct->p99),
+	       "abs_pattern's interval error %s %.0f us (95%% CI %.0f..%.0f, n=%zu intervals, "
 	       "kernel observer; median %.0f us, max %.0f us) must be within cyclictest's p99 "
 	       "wake-up latency on the idle guest of this run, %.0f us (95%% CI %.0f..%.0f, n=%zu)",
 	       p99 ? "p99" : "max (n < 100, no p99)", v, b->p99_ci.lo, b->p99_ci.hi, b->ni,
@@ -86,9 +86,9 @@ static void hr_p99_target(struct outputs *o, const struct obs_figures *b,
 
 static void hr_drift_target(struct outputs *o, const struct obs_figures *b)
 {
-	target(o, "hr_pattern_drift", b->drift, LED_DRIFT_LIMIT_MS, "ms/1000 steps",
+	target(o, "abs_pattern_drift", b->drift, LED_DRIFT_LIMIT_MS, "ms/1000 steps",
 	       led_target_drift(b->drift_ci.lo, b->drift_ci.hi, LED_DRIFT_LIMIT_MS),
-	       "hr_pattern's drift %.3f ms per 1000 steps (least-squares slope of the step error, "
+	       "abs_pattern's drift %.3f ms per 1000 steps (least-squares slope of the step error, "
 	       "n=%zu steps, kernel observer): its 95%% interval %.3f..%.3f must lie inside "
 	       "+-%.0f", b->drift, b->n, b->drift_ci.lo, b->drift_ci.hi, LED_DRIFT_LIMIT_MS);
 }
@@ -120,10 +120,10 @@ static void gap_target(struct outputs *o, const char *mode, const struct cell_st
 void write_targets(struct outputs *o, const struct cell *cells, const struct cell_stats *cs,
 		   size_t n, const struct ct_stats *ct)
 {
-	static const char no_hr[] = "no kernel-observed hr_pattern cell at 10 ms on the idle "
-				    "guest (hr_pattern is the lab's patch; absent on the stock kernel)";
+	static const char no_abs[] = "no kernel-observed abs_pattern cell at 10 ms on the idle "
+				    "guest (abs_pattern is the lab's patch; absent on the stock kernel)";
 	int p = find_cell(cells, n, "pattern", 10, "idle");
-	int h = find_cell(cells, n, "hr_pattern", 10, "idle");
+	int h = find_cell(cells, n, "abs_pattern", 10, "idle");
 	const struct cell_stats *a = p >= 0 && cs[p].ob[0].have ? &cs[p] : NULL;
 	const struct cell_stats *b = h >= 0 && cs[h].ob[0].have ? &cs[h] : NULL;
 
@@ -135,14 +135,14 @@ void write_targets(struct outputs *o, const struct cell *cells, const struct cel
 	if (b && !isnan(ct->p99))
 		hr_p99_target(o, &b->ob[0], ct);
 	else
-		target(o, "hr_pattern_interval_error_p99", NAN, ct->p99, "us", TARGET_NOT_JUDGED,
+		target(o, "abs_pattern_interval_error_p99", NAN, ct->p99, "us", TARGET_NOT_JUDGED,
 		       "%s", b ? "no idle cyclictest histogram with n >= 100 to compare with" :
-		       no_hr);
+		       no_abs);
 	if (b)
 		hr_drift_target(o, &b->ob[0]);
 	else
-		target(o, "hr_pattern_drift", NAN, LED_DRIFT_LIMIT_MS, "ms/1000 steps",
-		       TARGET_NOT_JUDGED, "%s", no_hr);
+		target(o, "abs_pattern_drift", NAN, LED_DRIFT_LIMIT_MS, "ms/1000 steps",
+		       TARGET_NOT_JUDGED, "%s", no_abs);
 	gap_target(o, "pattern", a, ct);
-	gap_target(o, "hr_pattern", b, ct);
+	gap_target(o, "abs_pattern", b, ct);
 }

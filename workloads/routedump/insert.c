@@ -20,6 +20,7 @@
 #include <linux/rtnetlink.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "routedump.h"
 #include "timing.h"
 
@@ -71,8 +72,10 @@ static int send_batches(struct nl_batch *b, const int *ifindex, struct samples *
 			break;
 		t = mono_ns();
 		add_sample(smp, run->family, run->from + st->msgs, st->msgs - before, t - tb);
-		tb = t;
 		*sent = st->msgs;
+		progress_set(st->msgs);
+		/* the progress line, if one was printed, is not the next batch's time */
+		tb = mono_ns();
 		if (st->errors)
 			break;
 	}
@@ -263,6 +266,7 @@ static void __attribute__((noreturn)) anchor_child(uint64_t chunk, int reps, int
 		*one = (struct insert_run){ .family = AF_INET, .method = "single_ack", .rep = k,
 					    .from = at + chunk, .to = at + 2 * chunk };
 		bad = ip_batch_run(e) || ip_batch_run(ip) || single_run(&s, ifindex, one);
+		progress_set((uint64_t)k + 1);
 	}
 	ours = count_ours(&s);
 	if (!bad && ours != (int64_t)(2 * chunk * (uint64_t)reps)) {

@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "interval.h"
+#include "progress.h"
 #include "routedump.h"
 #include "timing.h"
 
@@ -32,8 +33,10 @@ void bench_fail(struct bench *b, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (!b->failure[0])
+	if (!b->failure[0]) {
 		vsnprintf(b->failure, sizeof(b->failure), fmt, ap);
+		lab_fail("error", "%s", b->failure);
+	}
 	va_end(ap);
 	va_start(ap, fmt);
 	fprintf(stderr, "%s: FAILED: ", lab_prog);
@@ -196,6 +199,8 @@ static void parse_run(int argc, char **argv, struct bench *b)
 		  .max = MAX_ROUTES, .given = &a.anchor_given,
 		  .help = "routes each side of the like-for-like insert adds: `ip -batch` and ours one route a "
 			  "request (quick 6000 in 6 rounds, full 50000 in 10; 0: none)" },
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
 		LAB_OPT_END
 	};
 
@@ -266,6 +271,7 @@ static int run_group(struct bench *b, int family, size_t bufsize, uint64_t n)
 				b->dumps = grow(b->dumps, &b->cap_dumps, b->ndumps, sizeof(*b->dumps));
 				d = &b->dumps[b->ndumps++];
 				memset(d, 0, sizeof(*d));
+				progress_add(1);
 				if (dump_once(&sk[modes[m].strict], family, m, &tg[p], &e[p], rep == 0, d)) {
 					bench_fail(b, "%s dump at %d %% of %" PRIu64 " %s routes (buffer %zu): %s",
 						   modes[m].name, points[p].pct, n, family_name(family), bufsize, d->why);
@@ -311,6 +317,8 @@ static void cpu_pass(struct bench *b, int family, uint64_t n)
 		row[k] = (struct cpu_row){ .family = family, .routes = n, .mode = pm[k][0], .point = pm[k][1],
 					   .hz = b->hz };
 	}
+	progress_part(0, "dumps", "the CPU pass of %s, %" PRIu64 " routes, at most %.0f s",
+		      family_name(family), n, b->cpu_seconds);
 	while (!(done[0] && done[1]) && (mono_ns() - t0) / 1e9 < b->cpu_seconds) {
 		for (k = 0; k < 2; k++) {
 			struct dump_row d = { 0 };
@@ -319,6 +327,7 @@ static void cpu_pass(struct bench *b, int family, uint64_t n)
 
 			if (done[k])
 				continue;
+			progress_add(1);
 			if (dump_once(&sk[k], family, pm[k][0], &tg[k], &e[k], false, &d)) {
 				bench_fail(b, "CPU pass: %s dump of %s: %s", modes[pm[k][0]].name, family_name(family), d.why);
 				done[0] = done[1] = true;
@@ -360,28 +369,65 @@ static void ip_one(struct bench *b, int family, int m, int rep, const struct tar
 			   mode_name(m), family_name(family), e->n, st, r->lines, r->expected);
 }
 
+/* The modes of `ip route show` at @n routes into @m, its start-up baseline first; their number */
+static int ip_modes(const struct bench *b, uint64_t n, int *m)
+{
+	int mi, k = 0;
+
+	m[k++] = IP_STARTUP;
+	for (mi = 0; mi < b->nmodes; mi++) {
+		if (b->mode[mi] == MODE_LEGACY)
+			continue;	/* iproute2 always sets strict checking */
+		if (b->iproute2 == 1 && n > 100000 && !(filter_bits[modes[b->mode[mi]].kernel] & FB_TABLE))
+			continue;
+		m[k++] = b->mode[mi];
+	}
+	return k;
+}
+
 /* iproute2 at the 1 % point */
 static void run_iproute2(struct bench *b, int family, uint64_t n)
 {
+	int rep, mi, m[NMODES + 1], nm = ip_modes(b, n, m);
 	struct target tg;
 	struct expect e;
-	int rep, mi;
 
 	if (!b->iproute2 || point_expect(b, family, 0, n, &tg, &e))
 		return;
-	fprintf(stderr, "%s: iproute2 anchor, %s, %" PRIu64 " routes\n", lab_prog, family_name(family), n);
+	progress_part((uint64_t)(nm * (b->warmup + b->ip_reps)), "runs",
+		      "ip route show, %s, %" PRIu64 " routes", family_name(family), n);
 	for (rep = 0; rep < b->warmup + b->ip_reps; rep++) {
-		for (mi = -1; mi < b->nmodes; mi++) {
-			int m = mi < 0 ? IP_STARTUP : b->mode[mi];
-
-			if (m == MODE_LEGACY)
-				continue;	/* iproute2 always sets strict checking */
-			if (m != IP_STARTUP && b->iproute2 == 1 && n > 100000 &&
-			    !(filter_bits[modes[m].kernel] & FB_TABLE))
-				continue;
-			ip_one(b, family, m, rep, &tg, &e);
+		for (mi = 0; mi < nm; mi++) {
+			ip_one(b, family, m[mi], rep, &tg, &e);
+			progress_add(1);
 		}
 	}
+}
+
+/* The dumps of one run_group() */
+static uint64_t group_dumps(const struct bench *b)
+{
+	uint64_t k = 0;
+	int mi, p;
+
+	for (p = 0; p < NPOINTS; p++)
+		for (mi = 0; mi < b->nmodes; mi++)
+			k += mode_at_point(b->mode[mi], p);
+	return k * (uint64_t)(b->warmup + b->reps + (b->warmup == 0));
+}
+
+/* The buffer sizes swept at @n routes besides the ones asked for */
+static int sweep_extra(const struct bench *b, uint64_t n)
+{
+	size_t k;
+	int bi, extra = 0;
+
+	for (k = 0; n == b->sweep_at && k < sizeof(sweep_bufs) / sizeof(sweep_bufs[0]); k++) {
+		for (bi = 0; bi < b->nbuf && b->bufs[bi] != sweep_bufs[k]; bi++)
+			;
+		extra += bi == b->nbuf;
+	}
+	return extra;
 }
 
 /* Every buffer size of one family at one table size, the sweep, the CPU pass, iproute2 */
@@ -390,6 +436,8 @@ static int dump_family(struct bench *b, int family, uint64_t n)
 	size_t k;
 	int bi;
 
+	progress_part((uint64_t)(b->nbuf + sweep_extra(b, n)) * group_dumps(b), "dumps",
+		      "dumping %s, %" PRIu64 " routes", family_name(family), n);
 	for (bi = 0; bi < b->nbuf; bi++)
 		if (run_group(b, family, b->bufs[bi], n))
 			return -1;
@@ -417,8 +465,8 @@ static int insert_step(struct bench *b, struct nl_sock *s, int family, uint64_t 
 {
 	struct insert_run run;
 
-	fprintf(stderr, "%s: inserting %s routes %" PRIu64 "..%" PRIu64 "\n", lab_prog, family_name(family),
-		*cur, n - 1);
+	progress_part(n - *cur, "routes", "inserting %s routes %" PRIu64 "..%" PRIu64, family_name(family),
+		      *cur, n - 1);
 	if (insert_routes(s, family, *cur, n, b->ifindex, &b->ins, &b->batches, &run)) {
 		bench_fail(b, "inserting %s routes %" PRIu64 "..%" PRIu64 " failed", family_name(family), *cur, n - 1);
 		return -1;
@@ -436,8 +484,8 @@ static void anchor_insert(struct bench *b)
 	struct insert_run *runs = lab_calloc(3 * (size_t)b->anchor_reps, sizeof(*runs), "the anchor");
 	int k;
 
-	fprintf(stderr, "%s: like-for-like insert: %d rounds of ip -batch and ours, %" PRIu64 " IPv4 routes each\n",
-		lab_prog, b->anchor_reps, chunk);
+	progress_part((uint64_t)b->anchor_reps, "rounds",
+		      "like-for-like insert: ip -batch and ours, %" PRIu64 " IPv4 routes each", chunk);
 	if (anchor_inserts(chunk, b->anchor_reps, runs))
 		bench_fail(b, "the like-for-like insert failed (%d rounds of %" PRIu64 " routes)", b->anchor_reps, chunk);
 	else
@@ -499,6 +547,8 @@ int cmd_run(int argc, char **argv)
 	int rc;
 
 	parse_run(argc, argv, b);
+	/* inserting and dumping each family at each size, the CPU passes, iproute2, the anchor */
+	progress_start(b->nsizes * b->nfam * (2 + (b->hz > 0) + (b->iproute2 > 0)) + (b->anchor_insert > 0));
 	/* From here on, things get configured: in our own namespace only */
 	if (mkdir(b->out, 0755) && errno != EEXIST)
 		lab_die("cannot create %s: %s", b->out, strerror(errno));

@@ -61,7 +61,7 @@ taprio_stage() {
 
 # taprio_variants FILE DIR: the variants of the sweep around FILE, as
 # schedule files in DIR: each class's window x0.25 .. x1.5, the cycle x0.5
-# .. x2 (the sweep of workloads/taprio/tune.sh, each variant a cell of its own)
+# .. x2 (the sweep of `taprio tune`, each variant a cell of its own)
 taprio_variants() {
 	local tc s num_tc bin=$LAB_ROOT/build/taprio
 	num_tc=$("$bin" num-tc "$1")

@@ -18,6 +18,7 @@
 #include <net/if.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "taprio.h"
 #include "timing.h"
 
@@ -259,14 +260,46 @@ int dev_index(const char *dev)
 	return i;
 }
 
+/* Does @path hold a record of `taprio run` (JSON) rather than a schedule file? */
+static bool is_record(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int c = EOF;
+
+	if (f) {
+		while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\t')
+			;
+		fclose(f);
+	}
+	return c == '{';
+}
+
 struct tsched *schedule_load(const char *path, bool check, const char *name)
 {
 	struct tsched *s = lab_calloc(1, sizeof(*s), "the schedule");
+	struct run_record rec;
 	char err[512];
+	int rc;
 
-	if (tsched_parse_file(path, s, err, sizeof(err)) ||
-	    (check && tsched_check(s, err, sizeof(err)))) {
+	if (is_record(path)) {
+		rc = record_read(path, &rec);
+		if (rc) {
+			lab_fail("error", "%s is not a record of taprio run", path);
+			free(s);
+			return NULL;
+		}
+		*s = *rec.s;
+		snprintf(s->file, sizeof(s->file), "%s", rec.name);
+		record_free(&rec);
+		rc = check ? tsched_check(s, err, sizeof(err)) : 0;
+	} else {
+		rc = tsched_parse_file(path, s, err, sizeof(err));
+		if (!rc && check)
+			rc = tsched_check(s, err, sizeof(err));
+	}
+	if (rc) {
 		fprintf(stderr, "%s\n", err);
+		lab_fail("error", "%s", err);
 		free(s);
 		return NULL;
 	}

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report: summary.json and targets.json of a run directory from its CSV
- * files, the one place taprio's results are made. The packets of the
- * measurement (report_packets.c), the probe's advance lateness, the clock
- * sync records, isochron's packets, the sender of the runs beside the
- * measurement (like-isochron*), the variants of a tuning sweep (--variants),
- * and the workload's targets judged against them.
+ * report: summary.json, targets.json and the figures' CSV files of a run
+ * directory, a function of what the directory holds and nothing else, the
+ * one place taprio's results are made. The measurement's record (run.json)
+ * says what its raw files were taken against: the packets
+ * (report_packets.c), the probe's advance lateness, the clock records
+ * (report_sync.c), isochron's packets, the senders of the rounds beside the
+ * measurement (like-isochron*); a tuning sweep's record (tune.json) its
+ * variants, with tune.csv and the recommendation; and the workload's targets
+ * judged against them.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -61,20 +64,18 @@ int csv_open_in(struct csv *c, const char *dir, const char *name)
 	return csv_read_open(c, path);
 }
 
-char *run_info(const char *dir, const char *key)
+void write_cdf(FILE *f, const char *prefix, const double *x, size_t n, double denom)
 {
-	struct csv c;
-	char *v = NULL;
+	double *v = lab_calloc(n, sizeof(*v), "a CDF");
+	size_t i, k = 0;
 
-	if (csv_open_in(&c, dir, "run-info.csv"))
-		return NULL;
-	while (csv_next(&c) > 0)
-		if (!strcmp(csv_field(&c, 0), key)) {
-			free(v);
-			v = strdup(csv_field(&c, 1));
-		}
-	csv_read_close(&c);
-	return v;
+	for (i = 0; i < n; i++)
+		if (x[i] > 0)
+			v[k++] = x[i];
+	qsort(v, k, sizeof(*v), stats_cmp_double);
+	for (i = 0; i < k; i++)
+		fprintf(f, "%s,%.3f,%.6f\n", prefix, v[i], (double)(i + 1) / denom);
+	free(v);
 }
 
 static bool write_failed;
@@ -97,32 +98,6 @@ int report_estimate(struct out *o, const char *name, const char *const *params, 
 	if (rc)
 		write_failed = true;
 	return rc;
-}
-
-/* One column of a CSV as samples, scaled; rows filtered by @kind in column 0 */
-static void report_column(struct out *o, const char *dir, const char *file, const char *kind,
-			  const char *col, double scale, const char *name,
-			  const char *const *params, const char *unit, double skip_s)
-{
-	struct vec v = { 0 };
-	struct csv c;
-	int ci, ct;
-
-	if (csv_open_in(&c, dir, file))
-		return;
-	ci = csv_col(&c, col);
-	ct = csv_col(&c, "t_s");
-	while (csv_next(&c) > 0) {
-		if (kind && strcmp(csv_field(&c, 0), kind))
-			continue;
-		if (skip_s > 0 && fnum(&c, ct) < skip_s)
-			continue;
-		vpush(&v, fnum(&c, ci) * scale);
-	}
-	csv_read_close(&c);
-	if (v.n)
-		report_metric(o, name, params, unit, v.x, v.n);
-	free(v.x);
 }
 
 /* isochron's samples, by what they measure */
@@ -230,27 +205,100 @@ static void report_isochron(struct out *o, const char *dir, const char *sname, s
 	free(s.late.x);
 }
 
+/* A histogram bucket of the advances: at @at (us), @count of them */
+struct bucket {
+	double at, count;
+};
+
+static int bucket_cmp(const void *a, const void *b)
+{
+	const struct bucket *x = a, *y = b;
+
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * advance.csv: late_us,fraction,advances: the cumulative distribution of
+ * every advance from the kernel's histograms, each bucket at its upper end
+ * (the overflow bucket at its lower bound), and the advances counted
+ */
+static int advance_figure(const char *dir, struct bucket *b, size_t n, double total)
+{
+	struct atomic_file af;
+	double sum = 0, all = 0;
+	size_t i;
+	int rc = csv_open(&af, dir, "advance.csv", "late_us,fraction,advances");
+
+	if (rc)
+		return rc;
+	qsort(b, n, sizeof(*b), bucket_cmp);
+	for (i = 0; i < n; i++)
+		all += b[i].count;
+	for (i = 0; i < n && all > 0; i++) {
+		sum += b[i].count;
+		fprintf(af.f, "%g,%.6f,%.0f\n", b[i].at, sum / all, total);
+	}
+	return atomic_commit(&af);
+}
+
+/*
+ * advance-timeline.csv: t_s,late_us,printed,advances,lost: each printed
+ * advance later than its start, from the start of the measurement, and the
+ * counts the figure's title gives (lost: bpftrace's own count, empty when
+ * it gave none)
+ */
+static int timeline_figure(const char *dir, const char *probe, const struct run_record *rec,
+			   size_t printed, double total, double lost_bpf)
+{
+	struct atomic_file af;
+	char name[256], lost[32] = "";
+	struct csv c;
+	int ct, cl, rc;
+
+	snprintf(name, sizeof(name), "probe-%s.csv", probe);
+	if (csv_open_in(&c, dir, name))
+		return 0;
+	if (!isnan(lost_bpf))
+		snprintf(lost, sizeof(lost), "%.0f", lost_bpf);
+	ct = csv_col(&c, "time_ns");
+	cl = csv_col(&c, "late_ns");
+	rc = csv_open(&af, dir, "advance-timeline.csv", "t_s,late_us,printed,advances,lost");
+	while (!rc && csv_next(&c) > 0) {
+		int64_t late = fint(&c, cl);
+
+		if (!strcmp(csv_field(&c, 0), "advance") && late > 0)
+			fprintf(af.f, "%.6f,%.3f,%zu,%.0f,%s\n",
+				(double)(fint(&c, ct) - rec->start) / 1e9, (double)late / 1e3, printed,
+				total, lost);
+	}
+	csv_read_close(&c);
+	return rc ? rc : atomic_commit(&af);
+}
+
 /*
  * The advance lateness of probe @probe from the kernel's histograms in
  * @dir/probe-@probe-maps.csv (@advance_late_us_*: every advance, none
  * lost), each advance at its bucket's middle (the overflow bucket's at its
  * lower bound); and how many of them the printf timeline lost: the advances
  * the kernel counted (@advances) less the advance lines printed, and
- * bpftrace's own lost-event count (the driver's lost_events row).
+ * bpftrace's own lost-event count (the lost_events row). With @figures,
+ * advance.csv and advance-timeline.csv too.
  */
-static void report_advances(struct out *o, const char *dir, const char *probe, const char *kind,
-			    const char *sname)
+static int report_advances(struct out *o, const char *dir, const char *probe, const char *kind,
+			   const struct run_record *rec, bool figures)
 {
 	double total = NAN, early = 0, lost_bpf = NAN, v;
 	char name[256], printed_s[24], total_s[24], lost_s[24];
+	const char *sname = rec->name;
+	struct bucket *b = NULL;
 	struct vec x = { 0 };
-	size_t printed = 0;
+	size_t printed = 0, nb = 0;
 	struct csv c;
-	int cl, ch, cv;
+	int cl, ch, cv, rc = 0;
 
 	snprintf(name, sizeof(name), "probe-%s-maps.csv", probe);
 	if (csv_open_in(&c, dir, name))
-		return;
+		return 0;
 	cl = csv_col(&c, "low");
 	ch = csv_col(&c, "high");
 	cv = csv_col(&c, "value");
@@ -266,13 +314,17 @@ static void report_advances(struct out *o, const char *dir, const char *probe, c
 			lost_bpf = k;
 		if (strncmp(map, "@advance_late_us_", 17) || isnan(k) || isnan(lo))
 			continue;
+		b = lab_realloc(b, nb + 1, sizeof(*b), "histogram buckets");
+		b[nb++] = (struct bucket){ isnan(hi) ? lo : hi + 1, k };
 		at = isnan(hi) ? lo : (lo + hi) / 2;
 		for (; k > 0; k--)
 			vpush(&x, at);
 	}
 	csv_read_close(&c);
-	if (!x.n)
-		return;
+	if (!x.n) {
+		free(b);
+		return 0;
+	}
 	report_metric(o, "advance_lateness_us", (const char *[]){ "schedule", sname, "probe", kind,
 			      "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
 	report_p99(o, "advance_lateness_p99_us", (const char *[]){ "schedule", sname, "probe",
@@ -298,36 +350,14 @@ static void report_advances(struct out *o, const char *dir, const char *probe, c
 	report_metric(o, "advance_timeline_lost", (const char *[]){ "schedule", sname, "probe",
 			      kind, "advances", total_s, "printed", printed_s,
 			      "bpftrace_lost_events", lost_s, NULL }, "advances", &v, 1);
+	if (figures) {
+		rc = advance_figure(dir, b, nb, total);
+		if (!rc)
+			rc = timeline_figure(dir, probe, rec, printed, total, lost_bpf);
+	}
 	free(x.x);
-}
-
-/*
- * The probe's advance lateness and the clock records. The emulated PHC and
- * CLOCK_TAI run on the guest's one oscillator: the offsets of phc2sys,
- * ptp4l and the workload's PHC - CLOCK_TAI readings show how consistently
- * the servo follows an error the lab gave the PHC, not how well two
- * independent clocks are synchronized: servo_self_consistency_ns.
- */
-static void report_columns(struct out *o, const char *dir, const char *sname)
-{
-	/* Advance lateness: the tracepoint (lab kernel) or the kprobe (stock) */
-	report_advances(o, dir, "taprio_gate", "tracepoint", sname);
-	report_advances(o, dir, "taprio_gate_kprobe", "kprobe", sname);
-	report_column(o, dir, "sync-workload.csv", NULL, "offset_ns", 1,
-		      "servo_self_consistency_ns", (const char *[]){ "source", "workload",
-								    "clocks", "PHC-CLOCK_TAI",
-								    "oscillators", "one", NULL },
-		      "ns", 0);
-	report_column(o, dir, "sync-phc2sys.csv", NULL, "offset_ns", 1,
-		      "servo_self_consistency_ns", (const char *[]){ "source", "phc2sys",
-								    "clocks", "CLOCK_REALTIME-PHC",
-								    "oscillators", "one", NULL },
-		      "ns", 5);
-	report_column(o, dir, "sync-ptp4l.csv", NULL, "offset_ns", 1,
-		      "servo_self_consistency_ns", (const char *[]){ "source", "ptp4l",
-								    "clocks", "eth1-eth0 (software)",
-								    "oscillators", "one", NULL },
-		      "ns", 5);
+	free(b);
+	return rc;
 }
 
 static int report_target(struct out *o, const char *target, double measured, double limit,
@@ -398,69 +428,138 @@ static void target_isochron(struct out *o, const struct vec *ours, const struct 
 	report_target(o, target, m, 20, "% (interval end farthest from 1)", v, why);
 }
 
-/* The variants of a tuning sweep: each subfolder of @dir with a packets.csv */
-static void report_variants(struct out *o, const char *dir)
+/*
+ * isochron-latency.csv: sender,latency_us,fraction: class 0's sender
+ * latency of the three senders that alternate in rounds, each as a CDF of
+ * its frames with a latency above 0
+ */
+static int isochron_figure(const char *dir, const struct vec *iso, const struct vec *li,
+			   const struct vec *le)
 {
-	struct dirent **names;
-	char sub[4096];
-	int n, i;
+	const struct vec *v[] = { iso, li, le };
+	const char *who[] = { "isochron", "like-isochron", "like-isochron-errq" };
+	struct atomic_file af;
+	size_t i, k, n;
+	int rc = csv_open(&af, dir, "isochron-latency.csv", "sender,latency_us,fraction");
 
-	n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0) {
-		fprintf(stderr, "%s: --variants %s: %s\n", lab_prog, dir, strerror(errno));
-		write_failed = true;
-		return;
+	for (i = 0; !rc && i < 3; i++) {
+		for (k = n = 0; k < v[i]->n; k++)
+			n += v[i]->x[k] > 0;
+		write_cdf(af.f, who[i], v[i]->x, v[i]->n, (double)n);
 	}
-	for (i = 0; i < n; i++) {
-		snprintf(sub, sizeof(sub), "%s/%s/packets.csv", dir, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && !access(sub, R_OK)) {
-			snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name);
-			report_variant(o, sub, names[i]->d_name);
-		}
-		free(names[i]);
-	}
-	free(names);
+	return rc ? rc : atomic_commit(&af);
 }
 
-/* The figures of the measurement folder @dir and the targets */
-static void report_run(struct out *o, const char *dir, const char *sname)
+/* The rows of a tuning sweep's table from the figures of its measured variants */
+static void tune_variant(struct out *o, const char *dir, json_t *v, struct tune_rows *rows)
 {
-	struct vec ours = { 0 }, theirs = { 0 };
+	const char *name = json_string_value(json_object_get(v, "name"));
+	const char *status = json_string_value(json_object_get(v, "status"));
+	struct tune_figures f[TSCHED_MAX_TC];
+	struct tsched *s = lab_calloc(1, sizeof(*s), "a variant");
+	char err[256], sub[4096];
+	bool have_s;
+
+	if (!name)
+		goto out;
+	have_s = !tsched_from_json(json_object_get(v, "schedule"), s, err, sizeof(err));
+	snprintf(sub, sizeof(sub), "%s/tune/%s", dir, name);
+	if (status && !strcmp(status, "ok") &&
+	    report_variant(o, sub, name, f, TSCHED_MAX_TC) == 0)
+		tune_add(rows, name, have_s ? s : NULL, f, TSCHED_MAX_TC);
+	else
+		tune_add(rows, name, have_s ? s : NULL, NULL, 0);
+out:
+	free(s);
+}
+
+static int variant_cmp(const void *a, const void *b)
+{
+	const char *x = json_string_value(json_object_get(*(json_t *const *)a, "name"));
+	const char *y = json_string_value(json_object_get(*(json_t *const *)b, "name"));
+
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+/*
+ * A tuning sweep (@dir/tune.json, written by `taprio tune`): the figures of
+ * each variant measured, by the variant's name, then tune.csv and
+ * tune-recommendation.txt
+ */
+static void report_tune(struct out *o, const char *dir, const char *path)
+{
+	struct tune_rows rows = { 0 };
+	json_t *t = json_load_file(path, 0, NULL), *vars, **v;
+	struct tsched *s = lab_calloc(1, sizeof(*s), "the schedule");
+	char err[256];
+	size_t i, n;
+
+	vars = json_object_get(t, "variants");
+	if (!t || json_integer_value(json_object_get(t, "format_version")) != RECORD_FORMAT_VERSION ||
+	    !json_is_array(vars) || tsched_from_json(json_object_get(t, "schedule"), s, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s is not a record of taprio tune\n", lab_prog, path);
+		write_failed = true;
+		goto out;
+	}
+	n = json_array_size(vars);
+	v = lab_calloc(n, sizeof(*v), "the variants");
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(vars, i);
+	qsort(v, n, sizeof(*v), variant_cmp);
+	for (i = 0; i < n; i++)
+		tune_variant(o, dir, v[i], &rows);
+	free(v);
+	if (tune_write(dir, &rows, json_string_value(json_object_get(t, "schedule_name")) ?: s->file,
+		       json_number_value(json_object_get(t, "bound_us")), s->num_tc))
+		write_failed = true;
+out:
+	json_decref(t);
+	free(s);
+}
+
+/* The figures of the measurement folder @dir (its record @rec) and the targets */
+static void report_run(struct out *o, const char *dir, const struct run_record *rec)
+{
+	struct vec ours = { 0 }, theirs = { 0 }, like = { 0 };
+	const char *sname = rec->name;
 	struct pkt_counts pc;
 	char sub[4096];
 	bool iso;
 
-	report_packets(o, dir, sname, &pc);
-	report_columns(o, dir, sname);
+	if (report_packets(o, dir, rec, &pc) ||
+	    report_advances(o, dir, "taprio_gate", "tracepoint", rec, true) ||
+	    report_advances(o, dir, "taprio_gate_kprobe", "kprobe", rec, false) ||
+	    report_sync(o, dir))
+		write_failed = true;
 	report_isochron(o, dir, sname, &theirs);
 	/* Our sender as isochron sends, beside the measurement, in alternating rounds */
 	snprintf(sub, sizeof(sub), "%s/like-isochron", dir);
-	report_sender(o, sub, sname, "like-isochron", NULL);
+	report_sender(o, sub, sname, "like-isochron", &like);
 	snprintf(sub, sizeof(sub), "%s/like-isochron-errq", dir);
 	report_sender(o, sub, sname, "like-isochron-errq", &ours);
 	target_windows(o, &pc);
 	snprintf(sub, sizeof(sub), "%s/isochron.csv", dir);
 	iso = !access(sub, F_OK);
-	snprintf(sub, sizeof(sub), "%s/packets.csv", dir);
-	if (!access(sub, F_OK))
-		target_isochron(o, &ours, &theirs, iso, sname);
+	if (iso && isochron_figure(dir, &theirs, &like, &ours))
+		write_failed = true;
+	target_isochron(o, &ours, &theirs, iso, sname);
 	free(ours.x);
 	free(theirs.x);
+	free(like.x);
 }
 
 int cmd_report(int argc, char **argv)
 {
-	const char *out = NULL, *variants = NULL, *sname;
+	const char *out = NULL;
 	struct lab_list failed = { 0 };
 	const struct lab_opt opts[] = {
-		LAB_OPT_STR("out", &out, "DIR", "the run directory: its CSV files in, "
-			    "summary.json and targets.json out", true),
-		LAB_OPT_STR("variants", &variants, "DIR",
-			    "a tuning sweep's variants, one subfolder each", false),
+		LAB_OPT_STR("out", &out, "DIR", "the run directory: its record and raw files in, "
+			    "summary.json, targets.json and the figures' CSV files out", true),
 		LAB_OPT_LIST("failed", &failed, "REASON", "the run failed so (repeatable)"),
 		LAB_OPT_END
 	};
-	char *reason, *schedule;
+	struct run_record rec;
+	char path[4096], *reason;
 	struct out *o;
 	int rc;
 
@@ -470,17 +569,23 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	reason = lab_list_join(&failed, "; ");
 	lab_list_free(&failed);
-	schedule = run_info(out, "schedule");
-	sname = schedule ? strrchr(schedule, '/') ? strrchr(schedule, '/') + 1 : schedule : "none";
-	report_run(o, out, sname);
-	if (variants)
-		report_variants(o, variants);
+	snprintf(path, sizeof(path), "%s/run.json", out);
+	if (!access(path, F_OK)) {
+		if (record_read(path, &rec)) {
+			write_failed = true;
+		} else {
+			report_run(o, out, &rec);
+			record_free(&rec);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/tune.json", out);
+	if (!access(path, F_OK))
+		report_tune(o, out, path);
 	rc = out_close(o, reason);
 	free(reason);
-	free(schedule);
 	if (rc || write_failed) {
-		fprintf(stderr, "%s: report of %s: the results could not be written\n", lab_prog,
-			out);
+		fprintf(stderr, "%s: report of %s: the results could not be read or written\n",
+			lab_prog, out);
 		return 1;
 	}
 	return 0;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The packet figures of a run (DIR/packets.csv): per class, how many
- * packets left outside their window by the driver's TX timestamp, their
- * latencies; and with the probe's dequeue times (probe-taprio_gate*.csv),
- * how many taprio let through a closed gate and how many passed the gate
- * in time but reached the driver after it closed.
+ * The packet figures of a run (DIR/packets.csv, each packet's timestamps,
+ * judged here against the schedule of the run's record): per class, how
+ * many packets left outside their window by the driver's TX timestamp,
+ * their latencies; with the probe's dequeue times (probe-taprio_gate*.csv),
+ * how many taprio let through a closed gate and how many passed the gate in
+ * time but reached the driver after it closed; and the figures' CSV files:
+ * gates.csv and gate-marks.csv (three cycles around the middle TX of class
+ * 0), latency.csv (the latency CDFs).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "csv.h"
@@ -22,11 +26,11 @@
 #include "stats.h"
 #include "taprio.h"
 
-/* The latency columns of packets.csv, in the order of lat[] */
+/* The latencies of a packet, by the names of their metrics */
 enum { L_GATE, L_ENQ_TX, L_PATH, L_SENDER, L_SENDER_OPEN, NLAT };
-static const char *const lat_cols[NLAT] = { "gate_lateness_us", "enqueue_to_tx_us",
-					    "path_delay_us", "sender_latency_us",
-					    "sender_latency_us" };
+static const char *const lat_names[NLAT] = { "gate_lateness_us", "enqueue_to_tx_us",
+					     "path_delay_us", "sender_latency_us",
+					     "sender_latency_us" };
 
 /* What packets.csv holds, per class */
 struct pkts {
@@ -38,15 +42,15 @@ struct pkts {
 	size_t *byseq[TSCHED_MAX_TC], nseq[TSCHED_MAX_TC], rows;
 	int64_t *txs;
 	int *tcs_of;
+	bool *in_of;		/* inside its window at TX */
 	int maxtc;
 };
 
-enum { C_TC, C_IN, C_WAKE_OPEN, C_RX, C_TX, C_WAKE, C_SCHED, C_SEQ, NCOL };
-static const char *const cols[NCOL] = { "tc", "in_window", "gate_open_at_wake", "rx_ns",
-					"tx_ns", "wake_ns", "sched_ns", "seq" };
+enum { C_TC, C_SEQ, C_WAKE, C_SCHED, C_TX, C_RX, NCOL };
+static const char *const cols[NCOL] = { "tc", "seq", "wake_ns", "sched_ns", "tx_ns", "rx_ns" };
 
-/* Remember row @p->rows as packet (tc, seq) with TX time @tx */
-static void index_row(struct pkts *p, int tc, int64_t seq, int64_t tx)
+/* Remember row @p->rows as packet (tc, seq) with TX time @tx, inside its window or not */
+static void index_row(struct pkts *p, int tc, int64_t seq, int64_t tx, bool in)
 {
 	size_t i;
 
@@ -61,63 +65,83 @@ static void index_row(struct pkts *p, int tc, int64_t seq, int64_t tx)
 		p->byseq[tc][seq] = p->rows;
 	p->txs = lab_realloc(p->txs, p->rows + 1, sizeof(*p->txs), "packet TX times");
 	p->tcs_of = lab_realloc(p->tcs_of, p->rows + 1, sizeof(*p->tcs_of), "packet classes");
+	p->in_of = lab_realloc(p->in_of, p->rows + 1, sizeof(*p->in_of), "packet windows");
 	p->txs[p->rows] = tx;
 	p->tcs_of[p->rows] = tc;
+	p->in_of[p->rows] = in;
 	p->rows++;
 }
 
-static void read_row(struct pkts *p, const struct csv *c, const int *col, const int *ci)
+/*
+ * One packet, judged against the schedule of @rec: inside its class's
+ * window at its driver TX timestamp or not (none: not shown inside), and
+ * its latencies: the sender's (wake-up to TX), wake-up to the qdisc, the
+ * qdisc to TX, the gate lateness (TX minus the first opening of its gate at
+ * or after the qdisc), the path delay (TX to RX)
+ */
+static void read_row(struct pkts *p, const struct run_record *rec, const struct csv *c,
+		     const int *col)
 {
-	double t = fnum(c, col[C_TC]), in = fnum(c, col[C_IN]);
-	int64_t w, q;
-	int tc, k;
+	int64_t t = fint(c, col[C_TC]), w = fint(c, col[C_WAKE]), q = fint(c, col[C_SCHED]);
+	int64_t tx = fint(c, col[C_TX]), rx = fint(c, col[C_RX]);
+	const struct tsched *s = rec->s;
+	bool in;
+	int tc;
 
-	if (isnan(t) || t < 0 || t >= TSCHED_MAX_TC)
+	if (t < 0 || t >= TSCHED_MAX_TC || !*csv_field(c, col[C_TC]))
 		return;
 	tc = (int)t;
 	if (tc > p->maxtc)
 		p->maxtc = tc;
 	p->sent[tc]++;
-	if (isnan(in)) {
+	if (!tx) {
 		p->notx[tc]++;
 		return;
 	}
-	if (isnan(fnum(c, col[C_RX])))
+	in = tsched_gate(s, rec->base, tc, tx, NULL, NULL, NULL);
+	if (!rx)
 		p->norx[tc]++;
-	if (in == 0)
-		p->viol[tc]++;
-	else
+	if (in)
 		p->inside[tc]++;
-	for (k = 0; k < L_SENDER_OPEN; k++)
-		vpush(&p->lat[tc][k], fnum(c, ci[k]));
-	if (fnum(c, col[C_WAKE_OPEN]) == 1)
-		vpush(&p->lat[tc][L_SENDER_OPEN], fnum(c, ci[L_SENDER_OPEN]));
-	w = fint(c, col[C_WAKE]);
-	q = fint(c, col[C_SCHED]);
+	else
+		p->viol[tc]++;
+	if (q) {
+		vpush(&p->lat[tc][L_GATE], (double)(tx - tsched_next_open(s, rec->base, tc, q)) / 1e3);
+		vpush(&p->lat[tc][L_ENQ_TX], (double)(tx - q) / 1e3);
+	}
+	if (rx)
+		vpush(&p->lat[tc][L_PATH], (double)(rx - tx) / 1e3);
+	vpush(&p->lat[tc][L_SENDER], (double)(tx - w) / 1e3);
+	if (tsched_gate(s, rec->base, tc, w, NULL, NULL, NULL))
+		vpush(&p->lat[tc][L_SENDER_OPEN], (double)(tx - w) / 1e3);
 	if (w > 0 && q > 0)
 		vpush(&p->wq[tc], (double)(q - w) / 1e3);
-	index_row(p, tc, fint(c, col[C_SEQ]), fint(c, col[C_TX]));
+	index_row(p, tc, fint(c, col[C_SEQ]), tx, in);
 }
 
-/* Read @dir/packets.csv into @p; -ENOENT when there is none */
-static int read_packets(const char *dir, struct pkts *p)
+/* The packets of @dir/packets.csv, judged against its record @rec, added to @p */
+static int read_packets(const char *dir, const struct run_record *rec, struct pkts *p)
 {
-	int col[NCOL], ci[NLAT], k, rc;
+	int col[NCOL], k, rc;
 	struct csv c;
 
-	memset(p, 0, sizeof(*p));
-	p->maxtc = -1;
 	rc = csv_open_in(&c, dir, "packets.csv");
 	if (rc)
 		return rc;
-	for (k = 0; k < NLAT; k++)
-		ci[k] = csv_col(&c, lat_cols[k]);
 	for (k = 0; k < NCOL; k++)
 		col[k] = csv_col(&c, cols[k]);
 	while ((rc = csv_next(&c)) > 0)
-		read_row(p, &c, col, ci);
+		read_row(p, rec, &c, col);
 	csv_read_close(&c);
 	return rc < 0 ? rc : 0;
+}
+
+static struct pkts *new_packets(void)
+{
+	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
+
+	p->maxtc = -1;
+	return p;
 }
 
 static void free_packets(struct pkts *p)
@@ -132,6 +156,8 @@ static void free_packets(struct pkts *p)
 	}
 	free(p->txs);
 	free(p->tcs_of);
+	free(p->in_of);
+	free(p);
 }
 
 /* The probe's time of one tx line: 0 when it has none */
@@ -239,30 +265,19 @@ static void dequeue_class(struct out *o, const struct pkts *p, const int64_t *de
 }
 
 /* In the window at taprio's dequeue, from the probe, with the run's schedule */
-static void report_dequeues(struct out *o, const char *dir, const char *sname,
+static void report_dequeues(struct out *o, const char *dir, const struct run_record *rec,
 			    const struct pkts *p, struct pkt_counts *pc)
 {
-	char *schedule = run_info(dir, "schedule"), *base_s = run_info(dir, "base_ns");
-	struct tsched *s = lab_calloc(1, sizeof(*s), "the schedule");
 	int64_t *deq = lab_calloc(p->rows ? p->rows : 1, sizeof(*deq), "dequeue times");
 	bool exact = false;
-	char err[512], copy[4096];
 	int tc;
 
-	/* The run's copy of the schedule (schedule.sched), else the path it ran */
-	snprintf(copy, sizeof(copy), "%s/schedule.sched", dir);
-	if (base_s && (!tsched_parse_file(copy, s, err, sizeof(err)) ||
-		       (schedule && !tsched_parse_file(schedule, s, err, sizeof(err)))) &&
-	    match_dequeues(dir, p, deq, &exact)) {
+	if (match_dequeues(dir, p, deq, &exact)) {
 		pc->probe = exact ? "tracepoint" : "kretprobe";
 		for (tc = 0; tc <= p->maxtc; tc++)
-			dequeue_class(o, p, deq, s, strtoll(base_s, NULL, 10), tc, sname, pc->probe,
-				      pc);
+			dequeue_class(o, p, deq, rec->s, rec->base, tc, rec->name, pc->probe, pc);
 	}
 	free(deq);
-	free(s);
-	free(schedule);
-	free(base_s);
 }
 
 /*
@@ -310,7 +325,7 @@ static void class_metrics(struct out *o, const struct pkts *p, int tc, const cha
 	in_window(o, p, tc, tcp);
 	report_metric(o, "violations", tcp, "packets", &v, 1);
 	for (k = 0; k < L_SENDER; k++)
-		report_metric(o, lat_cols[k], tcp, "us", p->lat[tc][k].x, p->lat[tc][k].n);
+		report_metric(o, lat_names[k], tcp, "us", p->lat[tc][k].x, p->lat[tc][k].n);
 	report_p99(o, "gate_lateness_p99_us", tcp, "us", p->lat[tc][L_GATE].x,
 		   p->lat[tc][L_GATE].n);
 	report_metric(o, "sender_latency_us", (const char *[]){ "tc", tcs, "schedule", sname,
@@ -325,38 +340,183 @@ static void class_metrics(struct out *o, const struct pkts *p, int tc, const cha
 		p->notx[tc], p->norx[tc]);
 }
 
-int report_packets(struct out *o, const char *dir, const char *sname, struct pkt_counts *pc)
+/* The cycle (from the start) holding the median TX of class 0's packets, less one */
+static int64_t middle_tx_cycle(const struct pkts *p, const struct run_record *rec)
 {
-	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
+	double *t = lab_calloc(p->rows, sizeof(*t), "TX times");
+	int64_t k = 0, c = tsched_cycle(rec->s);
+	size_t i, n = 0;
+
+	for (i = 0; i < p->rows; i++)
+		if (p->tcs_of[i] == 0 && p->txs[i] > rec->start)
+			t[n++] = (double)(p->txs[i] - rec->start);
+	if (n && c > 0) {
+		qsort(t, n, sizeof(*t), stats_cmp_double);
+		k = (int64_t)t[n / 2] / c - 1;
+	}
+	free(t);
+	return k > 0 ? k : 0;
+}
+
+/* gates.csv: the open windows of cycles [@first, @first + 3) of the run, ms from its start */
+static int write_gates(const char *dir, const struct tsched *s, int64_t first)
+{
+	int64_t c = tsched_cycle(s), k;
+	struct atomic_file af;
+	size_t i;
+	int tc, err;
+
+	err = csv_open(&af, dir, "gates.csv", "tc,entry,start_ms,end_ms");
+	if (err)
+		return err;
+	for (k = first; k < first + 3; k++)
+		for (i = 0; i < s->n_entries; i++) {
+			int64_t st = k * c + tsched_entry_offset(s, i);
+			int64_t en = st + s->entries[i].interval;
+
+			if (en > (k + 1) * c)
+				en = (k + 1) * c;
+			for (tc = 0; tc < s->num_tc; tc++)
+				if ((s->entries[i].gate_mask >> tc) & 1)
+					fprintf(af.f, "%d,%zu,%.6f,%.6f\n", tc, i, (double)st / 1e6,
+						(double)en / 1e6);
+		}
+	return atomic_commit(&af);
+}
+
+/*
+ * gate-marks.csv: kind,tc,t_ms, in cycles [@first, @first + 3): each
+ * packet's driver TX (kind inside or outside its window) and taprio's gate
+ * decisions the probe saw (kind decision: start_ns of its tx lines, on the
+ * lab kernel's tracepoint)
+ */
+static int write_marks(const char *dir, const struct pkts *p, const struct run_record *rec,
+		       int64_t first)
+{
+	int64_t c = tsched_cycle(rec->s), lo = rec->start + first * c, hi = lo + 3 * c;
+	struct atomic_file af;
+	struct csv pr;
+	size_t i;
+	int err, ctc, cst;
+
+	err = csv_open(&af, dir, "gate-marks.csv", "kind,tc,t_ms");
+	if (err)
+		return err;
+	for (i = 0; i < p->rows; i++)
+		if (p->txs[i] >= lo && p->txs[i] <= hi)
+			fprintf(af.f, "%s,%d,%.6f\n", p->in_of[i] ? "inside" : "outside", p->tcs_of[i],
+				(double)(p->txs[i] - rec->start) / 1e6);
+	if (!csv_open_in(&pr, dir, "probe-taprio_gate.csv")) {
+		ctc = csv_col(&pr, "tc");
+		cst = csv_col(&pr, "start_ns");
+		while (csv_next(&pr) > 0) {
+			int64_t t = fint(&pr, cst);
+
+			if (!strcmp(csv_field(&pr, 0), "tx") && *csv_field(&pr, ctc) && t >= lo &&
+			    t <= hi)
+				fprintf(af.f, "decision,%s,%.6f\n", csv_field(&pr, ctc),
+					(double)(t - rec->start) / 1e6);
+		}
+		csv_read_close(&pr);
+	}
+	return atomic_commit(&af);
+}
+
+/*
+ * latency.csv: tc,measure,latency_us,fraction: per class, the CDF of the
+ * gate lateness and of the path delay as fractions of all packets sent (a
+ * packet without the timestamps a latency needs is never reached)
+ */
+static int write_latency(const char *dir, const struct pkts *p)
+{
+	struct atomic_file af;
+	char prefix[64];
+	int tc, err;
+
+	err = csv_open(&af, dir, "latency.csv", "tc,measure,latency_us,fraction");
+	if (err)
+		return err;
+	for (tc = 0; tc <= p->maxtc; tc++) {
+		snprintf(prefix, sizeof(prefix), "%d,gate_lateness", tc);
+		write_cdf(af.f, prefix, p->lat[tc][L_GATE].x, p->lat[tc][L_GATE].n,
+			  (double)p->sent[tc]);
+		snprintf(prefix, sizeof(prefix), "%d,path_delay", tc);
+		write_cdf(af.f, prefix, p->lat[tc][L_PATH].x, p->lat[tc][L_PATH].n,
+			  (double)p->sent[tc]);
+	}
+	return atomic_commit(&af);
+}
+
+/* The figures' CSV files of the measurement; 0 or -errno (the file named) */
+static int packet_figures(const char *dir, const struct pkts *p, const struct run_record *rec)
+{
+	int64_t first = middle_tx_cycle(p, rec);
+	int rc = write_gates(dir, rec->s, first);
+
+	if (!rc)
+		rc = write_marks(dir, p, rec, first);
+	if (!rc)
+		rc = write_latency(dir, p);
+	if (rc)
+		fprintf(stderr, "%s: the figures of %s could not be written: %s\n", lab_prog, dir,
+			strerror(-rc));
+	return rc;
+}
+
+int report_packets(struct out *o, const char *dir, const struct run_record *rec,
+		   struct pkt_counts *pc)
+{
+	struct pkts *p = new_packets();
 	int tc, rc;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->maxtc = -1;
 	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
 		pc->seen[tc] = -1;
-	rc = read_packets(dir, p);
+	rc = read_packets(dir, rec, p);
 	if (!rc) {
-		report_dequeues(o, dir, sname, p, pc);
+		report_dequeues(o, dir, rec, p, pc);
 		for (tc = 0; tc <= p->maxtc; tc++)
-			class_metrics(o, p, tc, sname);
+			class_metrics(o, p, tc, rec->name);
 		pc->maxtc = p->maxtc;
 		for (tc = 0; tc <= p->maxtc; tc++)
 			pc->cls[tc] = (struct taprio_class_counts){ p->sent[tc], p->inside[tc],
 								    p->viol[tc], p->notx[tc] };
+		rc = packet_figures(dir, p, rec);
 	}
 	free_packets(p);
-	free(p);
 	return rc;
+}
+
+/* The rounds @dir/round-1, round-2, ... of a sender beside the measurement, read into @p */
+static int read_rounds(const char *dir, struct pkts *p)
+{
+	struct run_record rec;
+	char sub[4096], path[4200];
+	int k, rc = 0;
+
+	for (k = 1; !rc; k++) {
+		snprintf(sub, sizeof(sub), "%s/round-%d", dir, k);
+		snprintf(path, sizeof(path), "%s/run.json", sub);
+		if (access(path, F_OK))
+			break;
+		rc = record_read(path, &rec);
+		if (!rc) {
+			rc = read_packets(sub, &rec, p);
+			record_free(&rec);
+		}
+	}
+	return k == 1 ? -ENOENT : rc;
 }
 
 int report_sender(struct out *o, const char *dir, const char *sname, const char *tag,
 		  struct vec *lat0)
 {
-	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
+	struct pkts *p = new_packets();
 	char tcs[8];
 	int tc, rc;
 
-	rc = read_packets(dir, p);
+	rc = read_rounds(dir, p);
 	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
 		const char *const *tp;
 
@@ -372,29 +532,46 @@ int report_sender(struct out *o, const char *dir, const char *sname, const char 
 				vpush(lat0, p->lat[0][L_SENDER].x[i]);
 	}
 	free_packets(p);
-	free(p);
 	return rc;
 }
 
-int report_variant(struct out *o, const char *dir, const char *variant)
+int report_variant(struct out *o, const char *dir, const char *variant, struct tune_figures *f,
+		   int nf)
 {
-	struct pkts *p = lab_calloc(1, sizeof(*p), "the packets");
-	char tcs[8];
+	struct pkts *p = new_packets();
+	struct run_record rec;
+	char tcs[8], path[4200];
+	struct stats st;
 	int tc, rc;
 
-	rc = read_packets(dir, p);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	rc = record_read(path, &rec);
+	if (!rc) {
+		rc = read_packets(dir, &rec, p);
+		record_free(&rec);
+	}
 	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
 		const char *const *tp;
 		double v = (double)p->viol[tc];
+		const struct vec *g = &p->lat[tc][L_GATE];
 
 		snprintf(tcs, sizeof(tcs), "%d", tc);
 		tp = (const char *[]){ "tc", tcs, "schedule", variant, NULL };
 		in_window(o, p, tc, tp);
 		report_metric(o, "violations", tp, "packets", &v, 1);
-		report_metric(o, "gate_lateness_us", tp, "us", p->lat[tc][L_GATE].x,
-			      p->lat[tc][L_GATE].n);
+		report_metric(o, "gate_lateness_us", tp, "us", g->x, g->n);
+		if (tc >= nf)
+			continue;
+		f[tc] = (struct tune_figures){ NAN, v, NAN, NAN, NAN };
+		if (p->sent[tc]) {
+			f[tc].packets = (double)p->sent[tc];
+			f[tc].in_window = 100.0 * (double)p->inside[tc] / (double)p->sent[tc];
+		}
+		if (g->n && !stats_compute(g->x, g->n, &st)) {
+			f[tc].median = st.median;
+			f[tc].p99 = g->n >= STATS_P99_MIN_N ? st.p99 : NAN;
+		}
 	}
 	free_packets(p);
-	free(p);
 	return rc;
 }

@@ -4,7 +4,7 @@
  * traffic class (its priority by the map) sends packets at a rate, each
  * timestamped at wake-up, at the qdisc (SCHED), at the driver (software TX)
  * and at the receiver in the rx namespace; PHC - CLOCK_TAI sampled meanwhile.
- * The files are written by run_files.c.
+ * measure.c drives it; run_files.c and record.c write its files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "phc.h"
+#include "progress.h"
 #include "taprio.h"
 #include "timing.h"
 
@@ -39,6 +40,7 @@ struct pkt_hdr {
 	uint32_t pad;
 	int64_t wake_ns;
 };
+_Static_assert(sizeof(struct pkt_hdr) == PKT_HDR_SIZE, "PKT_HDR_SIZE is the header's size");
 
 static int64_t pct_to_ns(const struct timespec *t)
 {
@@ -103,9 +105,8 @@ static void *errq_reader(void *p)
 	return NULL;
 }
 
-static void *sender(void *p)
+static void sender_run(struct sender_arg *a)
 {
-	struct sender_arg *a = p;
 	struct run *r = a->r;
 	struct prec *rec = r->rec[a->tc];
 	int prio = tsched_prio_of_tc(r->s, a->tc), fd;
@@ -130,7 +131,7 @@ static void *sender(void *p)
 		r->failed = true;
 		if (fd >= 0)
 			close(fd);
-		return NULL;
+		return;
 	}
 	ea = (struct errq_arg){ .fd = fd, .rec = rec, .count = r->count, .tai_off = r->tai_off };
 	reader = r->errq_thread && !pthread_create(&rt, NULL, errq_reader, &ea);
@@ -150,6 +151,7 @@ static void *sender(void *p)
 		rec[i].size = (uint16_t)size;
 		if (send(fd, buf, size, 0) == (ssize_t)size)
 			rec[i].sent = true;
+		r->sent_upto[a->tc] = i + 1;
 		if (!reader)
 			drain_errqueue(fd, rec, r->count, r->tai_off);
 	}
@@ -164,6 +166,14 @@ static void *sender(void *p)
 		pthread_join(rt, NULL);
 	}
 	close(fd);
+}
+
+static void *sender(void *p)
+{
+	struct sender_arg *a = p;
+
+	sender_run(a);
+	__atomic_add_fetch(&a->r->senders_exited, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -254,52 +264,6 @@ static void *sync_sampler(void *p)
 	return NULL;
 }
 
-/*
- * Wait until |PHC - CLOCK_TAI| stays below @threshold for 10 readings in a
- * row (1 s); returns 0, or -ETIMEDOUT after @timeout_s with the last offset.
- */
-static int sync_wait(int fd, int64_t threshold, double timeout_s, int64_t *last)
-{
-	uint64_t end = mono_ns() + (uint64_t)(timeout_s * 1e9);
-	int good = 0;
-
-	while (mono_ns() < end) {
-		struct phc_reading rd;
-
-		if (phc_read(fd, 5, &rd))
-			return -EIO;
-		*last = phc_offset(&rd) - tai_offset_ns();
-		good = llabs(*last) <= threshold ? good + 1 : 0;
-		if (good >= 10)
-			return 0;
-		sleep_ns(100000000);
-	}
-	return -ETIMEDOUT;
-}
-
-/* Check the clock sync before measuring: 0, or TAPRIO_EXIT_UNSYNCED */
-static int run_sync(struct run *r, long long threshold)
-{
-	int64_t last = 0;
-
-	if (threshold < 0)
-		return 0;
-	if (r->phc_fd < 0) {
-		fprintf(stderr, "%s: %s reports no PHC: no clock sync to check (stock kernel?)\n",
-			lab_prog, r->dev);
-		return 0;
-	}
-	if (sync_wait(r->phc_fd, threshold, 30, &last)) {
-		fprintf(stderr, "%s: refusing to measure: |PHC - CLOCK_TAI| is %" PRId64
-			" ns, above the threshold of %lld ns (30 s of waiting)\n",
-			lab_prog, (int64_t)llabs(last), threshold);
-		return TAPRIO_EXIT_UNSYNCED;
-	}
-	fprintf(stderr, "%s: clock sync: |PHC - CLOCK_TAI| = %" PRId64 " ns, within %lld ns\n",
-		lab_prog, (int64_t)llabs(last), threshold);
-	return 0;
-}
-
 /* The threads of a run, and which of them started */
 struct run_threads {
 	struct sender_arg sa[TSCHED_MAX_TC];
@@ -308,11 +272,30 @@ struct run_threads {
 	struct sampler_arg smpa;
 };
 
+/* The packets sent so far, as progress, until the @started senders are done */
+static void run_progress(struct run *r, int started)
+{
+	progress_part(r->count * (uint64_t)started, "packets", "%s, %zu packets per class at %g/s",
+		      r->s->file, r->count, r->rate);
+	while (__atomic_load_n(&r->senders_exited, __ATOMIC_ACQUIRE) < started) {
+		uint64_t sent = 0;
+		int tc;
+
+		for (tc = 0; tc < r->s->num_tc; tc++)
+			sent += r->sent_upto[tc];
+		progress_set(sent);
+		sleep_ns(200000000);
+	}
+}
+
 /* Stop and join every thread that started */
 static void run_join(struct run *r, struct run_threads *t)
 {
-	int tc;
+	int tc, started = 0;
 
+	for (tc = 0; tc < r->s->num_tc; tc++)
+		started += t->started[tc];
+	run_progress(r, started);
 	for (tc = 0; tc < r->s->num_tc; tc++)
 		if (t->started[tc])
 			pthread_join(t->snd[tc], NULL);
@@ -325,13 +308,9 @@ static void run_join(struct run *r, struct run_threads *t)
 	}
 }
 
-/*
- * The receiver, the clock sampler (with a PHC) and a sender per class (or
- * for --tc's only), until the last packet; 0, or -errno when a thread could
- * not start (the others are stopped and joined).
- */
-static int run_threads(struct run *r, struct run_threads *t)
+int run_threads(struct run *r)
 {
+	struct run_threads threads = { 0 }, *t = &threads;
 	int tc, err;
 
 	t->smpa.r = r;
@@ -367,175 +346,3 @@ static int run_threads(struct run *r, struct run_threads *t)
 	return -err;
 }
 
-/* sync-workload.csv, filled by the sampler while the run lasts (with a PHC) */
-static int open_sync(struct run *r, const char *out)
-{
-	char path[4096];
-
-	if (r->phc_fd < 0)
-		return 0;
-	snprintf(path, sizeof(path), "%s/sync-workload.csv", out);
-	r->sync = fopen(path, "w");
-	if (!r->sync || fprintf(r->sync, "t_s,offset_ns\n") < 0) {
-		fprintf(stderr, "%s: %s: %s\n", lab_prog, path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
-static int close_sync(struct run *r, const char *out)
-{
-	int rc = 0;
-
-	if (r->sync && (ferror(r->sync) | fclose(r->sync))) {
-		fprintf(stderr, "%s: %s/sync-workload.csv: write failed\n", lab_prog, out);
-		rc = -EIO;
-	}
-	r->sync = NULL;
-	return rc;
-}
-
-/*
- * The measurement on a configured device: from taprio's configuration to
- * its removal (with @keep it stays). Every path out removes what it set up.
- */
-static int run_measure(struct run *r, const char *out, bool keep)
-{
-	struct run_threads t = { 0 };
-	struct nl_sock n = { 0 };
-	char err[1024];
-	int ifindex = dev_index(r->dev), rc;
-
-	if (!ifindex || taprio_nl_open(&n))
-		return 1;
-	r->tai_off = tai_offset_ns();
-	r->base = choose_base(r->s, "next", CLOCK_TAI);
-	/* 300 ms for the schedule (and the guest) to settle, then the first send */
-	r->start = tsched_next_cycle_start(r->s, r->base, r->base + 300000000);
-	if (taprio_apply(&n, ifindex, r->dev, r->s, r->base, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		taprio_clear(&n, ifindex, r->dev);
-		nl_close(&n);
-		return TAPRIO_EXIT_REFUSED;
-	}
-	rc = open_sync(r, out) ? 1 : 0;
-	if (!rc && run_threads(r, &t))
-		rc = 1;
-	if (close_sync(r, out))
-		rc = 1;
-	if (rc || !keep)
-		taprio_clear(&n, ifindex, r->dev);
-	nl_close(&n);
-	return rc;
-}
-
-static void add_size(const char *item, void *arg)
-{
-	struct run *r = arg;
-
-	if (r->n_sizes >= 16)
-		lab_usage_error("--sizes: more than 16 sizes ('%s')", item);
-	r->sizes[r->n_sizes++] = (int)lab_parse_uint("--sizes: packet size", item,
-						     sizeof(struct pkt_hdr), 1472);
-}
-
-/* What the options say against the schedule: usage errors (exit 2) */
-static void run_check(const struct run *r, const struct tsched *s)
-{
-	if (r->only_tc >= s->num_tc)
-		lab_usage_error("--tc %d: %s has %d traffic classes (0 to %d)", r->only_tc,
-				s->file, s->num_tc, s->num_tc - 1);
-	if (r->phase >= (int64_t)(1e9 / r->rate))
-		lab_usage_error("--phase %" PRId64 ": beyond the period of %.0f ns at %g/s",
-				r->phase, 1e9 / r->rate, r->rate);
-}
-
-static void run_alloc(struct run *r)
-{
-	int tc;
-
-	for (tc = 0; tc < r->s->num_tc; tc++)
-		r->rec[tc] = lab_calloc(r->count, sizeof(struct prec), "the packet records");
-}
-
-static void run_free(struct run *r)
-{
-	int tc;
-
-	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
-		free(r->rec[tc]);
-	if (r->phc_fd >= 0)
-		close(r->phc_fd);
-}
-
-int cmd_run(int argc, char **argv)
-{
-	struct run r = { .dev = "eth0", .netns = "rx", .only_tc = -1, .phase = -1, .phc_fd = -1 };
-	const char *out = NULL, *dst = "198.18.0.2", *sizes = "64,512,1400", *name = NULL;
-	unsigned long long count = 1000, port = 7788;
-	long long threshold = -1, tc = -1, phase = -1;
-	bool keep = false;
-	struct in_addr addr;
-	const struct lab_opt opts[] = {
-		LAB_OPT_STR("out", &out, "DIR", "where the CSV files go", true),
-		LAB_OPT_STR("dev", &r.dev, "DEV", "the device (eth0)", false),
-		LAB_OPT_U64("count", &count, 1, 10000000, "packets per class (1000)"),
-		LAB_OPT_DBL("rate", &r.rate, 0.001, 100000, "packets per second per class (100)"),
-		LAB_OPT_STR("sizes", &sizes, "B,B..", "UDP payload sizes in turn (64,512,1400)",
-			    false),
-		LAB_OPT_STR("dst", &dst, "IP", "the receiver (198.18.0.2)", false),
-		LAB_OPT_U64("port", &port, 1, 65535, "its UDP port (7788)"),
-		LAB_OPT_STR("rx-netns", &r.netns, "NS", "its network namespace (rx)", false),
-		LAB_OPT_S64("sync-threshold", &threshold, 0, 1000000000,
-			    "measure only with |PHC - CLOCK_TAI| below NS"),
-		LAB_OPT_FLAG("keep", &keep, "leave taprio configured after the run"),
-		LAB_OPT_S64("tc", &tc, 0, TSCHED_MAX_TC - 1, "send on class N only"),
-		LAB_OPT_S64("phase", &phase, 0, INT32_MAX,
-			    "send NS into each period (default: at random)"),
-		LAB_OPT_FLAG("errqueue-thread", &r.errq_thread,
-			     "read the TX timestamps in a second thread"),
-		LAB_OPT_STR("name", &name, "NAME", "the schedule's name in messages", false),
-		LAB_OPT_END
-	};
-	const char *file;
-	struct tsched *s;
-	int rc, phc;
-
-	r.rate = 100;
-	file = verb_file(argc, argv, lab_parse(argc, argv, opts));
-	lab_each_item("--sizes", sizes, add_size, &r);
-	if (!inet_aton(dst, &addr))
-		lab_usage_error("--dst '%s' is not an IPv4 address", dst);
-	r.dst = addr.s_addr;
-	r.port = (int)port;
-	r.count = (size_t)count;
-	r.only_tc = (int)tc;
-	r.phase = phase;
-	s = schedule_load(file, true, name);
-	if (!s)
-		return 1;
-	r.s = s;
-	run_check(&r, s);
-	if (s->clockid != CLOCK_TAI) {
-		fprintf(stderr, "%s: %s: the workload measures schedules on CLOCK_TAI only\n",
-			lab_prog, s->file);
-		free(s);
-		return 1;
-	}
-	/* Everything allocated before taprio is configured: no exit leaves it behind */
-	run_alloc(&r);
-	/* Clock sync first: taprio's CLOCK_TAI must follow the PHC */
-	phc = phc_index_of(r.dev, NULL);
-	if (phc >= 0)
-		r.phc_fd = phc_open(phc);
-	rc = run_sync(&r, threshold);
-	if (!rc)
-		rc = run_measure(&r, out, keep);
-	if (!rc && r.failed)
-		rc = 1;
-	if (!rc && run_write_files(&r, out))
-		rc = 1;
-	run_free(&r);
-	free(s);
-	return rc;
-}

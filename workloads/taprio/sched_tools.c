@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timex.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "phc.h"
+#include "progress.h"
 #include "taprio.h"
 #include "timing.h"
 
@@ -46,9 +49,11 @@ static int check_queues(const struct tsched *s, unsigned long long queues)
 int cmd_check(int argc, char **argv)
 {
 	unsigned long long queues = 0;
+	bool json = false;
 	const struct lab_opt opts[] = {
 		LAB_OPT_U64("queues", &queues, 1, TSCHED_MAX_TC * 64,
 			    "also check against a device of N TX queues"),
+		LAB_OPT_FLAG("json", &json, "print it as a run's record holds it (JSON)"),
 		LAB_OPT_END
 	};
 	const char *file = verb_file(argc, argv, lab_parse(argc, argv, opts));
@@ -60,6 +65,13 @@ int cmd_check(int argc, char **argv)
 		return 1;
 	if (queues && check_queues(s, queues))
 		goto out;
+	if (json) {
+		json_t *j = tsched_json(s);
+
+		rc = !j || json_dumpf(j, stdout, JSON_INDENT(2)) || puts("") == EOF || fflush(stdout);
+		json_decref(j);
+		goto out;
+	}
 	text = tsched_text(s, s->base_time, " ");
 	if (!text) {
 		fprintf(stderr, "%s: %s: out of memory\n", lab_prog, file);
@@ -162,36 +174,94 @@ static struct tsched *load_with_tc(int argc, char **argv, const struct lab_opt *
 	return s;
 }
 
+void class_windows(const struct tsched *s, int tc, struct class_windows *w)
+{
+	size_t e;
+
+	*w = (struct class_windows){ .cycle = tsched_cycle(s), .first = -1 };
+	for (e = 0; e < s->n_entries; e++) {
+		int64_t start = tsched_entry_offset(s, e);
+		int64_t end = start + s->entries[e].interval;
+
+		if (!((s->entries[e].gate_mask >> tc) & 1) || start >= w->cycle)
+			continue;
+		if (end > w->cycle)
+			end = w->cycle;
+		w->open += end - start;
+		if (w->first < 0) {
+			w->first = start;
+			w->len = end - start;
+		}
+	}
+}
+
 /*
- * window: class N's windows in the cycle, for the shell drivers: one line
- * "CYCLE OPEN FIRST_START FIRST_LENGTH" in ns (OPEN: its open time per
- * cycle; FIRST_START -1 and FIRST_LENGTH 0 when no entry opens it).
+ * window: class N's windows in the cycle: one line "CYCLE OPEN FIRST_START
+ * FIRST_LENGTH" in ns (OPEN: its open time per cycle; FIRST_START -1 and
+ * FIRST_LENGTH 0 when no entry opens it).
  */
 int cmd_window(int argc, char **argv)
 {
 	long long tc = 0;
 	const struct lab_opt opts[] = { TC_REQUIRED(&tc), LAB_OPT_END };
 	struct tsched *s = load_with_tc(argc, argv, opts, &tc);
-	int64_t c = tsched_cycle(s), open = 0, first = -1, len = 0;
-	size_t e;
+	struct class_windows w;
 
-	for (e = 0; e < s->n_entries; e++) {
-		int64_t start = tsched_entry_offset(s, e);
-		int64_t end = start + s->entries[e].interval;
-
-		if (!((s->entries[e].gate_mask >> tc) & 1) || start >= c)
-			continue;
-		if (end > c)
-			end = c;
-		open += end - start;
-		if (first < 0) {
-			first = start;
-			len = end - start;
-		}
-	}
-	printf("%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n", c, open, first, len);
+	class_windows(s, (int)tc, &w);
+	printf("%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 "\n", w.cycle, w.open, w.first, w.len);
 	free(s);
 	return 0;
+}
+
+/*
+ * isochron-args: the options of the senders of class N that run beside the
+ * measurement, one word a line, from the record of the measurement (or a
+ * schedule file). Both wake a quarter into the class's first window of each
+ * cycle and send --frames frames of 128 bytes, one a cycle: --for isochron,
+ * `isochron send`'s (its priority by the map, base time 0, the cycle, a
+ * shift of the wake-up point plus isochron's advance time of 500 us, the
+ * window); --for ours, `taprio run`'s (--count, --rate of one a cycle,
+ * --tc, --phase, --sizes 86: 86 bytes of UDP payload make the 128-byte
+ * frame). Fails, with the reason in --fail-file, when the class has no
+ * window or no priority.
+ */
+int cmd_isochron_args(int argc, char **argv)
+{
+	const char *who = NULL;
+	long long tc = 0;
+	unsigned long long frames = 0;
+	const struct lab_opt opts[] = {
+		TC_REQUIRED(&tc),
+		LAB_OPT_STR("for", &who, "isochron|ours", "whose options", true),
+		{ .name = "frames", .type = LAB_OPT_UINT, .value = &frames, .arg = "N",
+		  .help = "frames to send", .min = 1, .max = 10000000, .required = true },
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
+		LAB_OPT_END
+	};
+	struct tsched *s = load_with_tc(argc, argv, opts, &tc);
+	struct class_windows w;
+	int64_t wake;
+	int prio = tsched_prio_of_tc(s, (int)tc);
+
+	if (strcmp(who, "isochron") && strcmp(who, "ours"))
+		lab_usage_error("--for '%s': expected isochron or ours", who);
+	class_windows(s, (int)tc, &w);
+	if (w.first < 0 || w.cycle <= 0)
+		lab_die("%s: no entry opens traffic class %lld", s->file, tc);
+	if (prio < 0)
+		lab_die("%s: no priority of the map goes to traffic class %lld", s->file, tc);
+	wake = w.first + w.len / 4;
+	if (!strcmp(who, "isochron"))
+		printf("--priority\n%d\n--base-time\n0\n--cycle-time\n%.9f\n--shift-time\n%.9f\n"
+		       "--advance-time\n0.000500000\n--window-size\n%.9f\n--num-frames\n%llu\n"
+		       "--frame-size\n128\n", prio, (double)w.cycle / 1e9,
+		       (double)(wake + 500000) / 1e9, (double)w.len / 1e9, frames);
+	else
+		printf("--count\n%llu\n--rate\n%.6f\n--tc\n%lld\n--phase\n%" PRId64 "\n--sizes\n86\n",
+		       frames, 1e9 / (double)w.cycle, tc, wake);
+	free(s);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* prio: the first priority (SO_PRIORITY) the map sends to class N; exit 1 when none */
@@ -225,8 +295,7 @@ int cmd_num_tc(int argc, char **argv)
 	return 0;
 }
 
-/* Scale the entries opening class @tc (every entry when @tc < 0) by @scale, to whole us */
-static void scale_windows(struct tsched *s, long long tc, double scale)
+void scale_windows(struct tsched *s, long long tc, double scale)
 {
 	int64_t ct = s->cycle_time, sum_before, sum_after;
 	size_t e;
@@ -279,6 +348,57 @@ int cmd_variant(int argc, char **argv)
 		fprintf(stderr, "%s: variant of %s: %s\n", lab_prog, s->file, strerror(-rc));
 	free(s);
 	return rc ? 1 : 0;
+}
+
+/*
+ * sync-setup: where the clock sync starts from. The kernel's TAI offset set
+ * to --tai S; then, when --dev reports a PHC: the PHC given an error for
+ * phc2sys to correct (at CLOCK_REALTIME + S s + 1.5 ms, +20 ppm) when the
+ * boot left it at the system time rather than near TAI, and its device
+ * printed (/dev/ptpN). Nothing printed when there is no PHC.
+ */
+int cmd_sync_setup(int argc, char **argv)
+{
+	const char *dev = "eth0";
+	unsigned long long tai = 37;
+	const struct lab_opt opts[] = {
+		LAB_OPT_STR("dev", &dev, "DEV", "the device (eth0)", false),
+		LAB_OPT_U64("tai", &tai, 0, 1000, "the TAI offset, s (37)"),
+		LAB_OPT_PROGRESS,
+		LAB_OPT_FAIL_FILE,
+		LAB_OPT_END
+	};
+	struct timex tx = { .modes = ADJ_TAI };
+	struct timespec ts;
+	int idx, fd;
+	int64_t off;
+
+	lab_positionals(argc, argv, lab_parse(argc, argv, opts), 0, "");
+	tx.constant = (long)tai;
+	if (adjtimex(&tx) < 0)
+		lab_die("adjtimex(ADJ_TAI, %llu): %s", tai, strerror(errno));
+	idx = phc_index_of(dev, NULL);
+	if (idx < 0)
+		return 0;
+	fd = phc_open(idx);
+	if (fd < 0)
+		lab_die("/dev/ptp%d of %s: %s", idx, dev, strerror(-fd));
+	if (clock_gettime(PHC_CLOCKID(fd), &ts))
+		lab_die("/dev/ptp%d: %s", idx, strerror(errno));
+	off = (int64_t)timespec_to_ns(&ts) - (int64_t)real_ns();
+	/* A PHC near REALTIME + TAI was set so at boot: phc2sys has that error to correct */
+	if (llabs(off - (int64_t)tai * 1000000000) > 1000000000LL) {
+		struct timex fx = { .modes = ADJ_FREQUENCY, .freq = 20 * 65536 };
+
+		fprintf(stderr, "%s: the PHC runs at the system time: giving it an error of +1.5 ms "
+			"and +20 ppm for phc2sys to correct\n", lab_prog);
+		ts = ns_to_timespec(real_ns() + tai * NSEC_PER_SEC + 1500000);
+		if (clock_settime(PHC_CLOCKID(fd), &ts) || clock_adjtime(PHC_CLOCKID(fd), &fx) < 0)
+			lab_die("/dev/ptp%d: setting its time and frequency: %s", idx, strerror(errno));
+	}
+	close(fd);
+	printf("/dev/ptp%d\n", idx);
+	return fflush(stdout) ? 1 : 0;
 }
 
 int cmd_set_tai(int argc, char **argv)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tune-report: the table and the recommendation of a tuning sweep, from
- * the summary.json of each variant (DIR/tune/KIND-tcN-xSCALE/, written by
- * `taprio report`) and its schedule.sched. Writes DIR/tune.csv, one line a
- * variant and class:
+ * The table and the recommendation of a tuning sweep: from the figures
+ * `taprio report` makes of the sweep's records (tune_add, tune_write), or
+ * with tune-report from the summary.json of each variant
+ * (DIR/tune/KIND-tcN-xSCALE/, the cells of a matrix) and its
+ * schedule.sched. Writes DIR/tune.csv, one line a variant and class:
  *   kind,tc,scale,window_us,cycle_us,packets,violations,in_window_pct,
  *   p99_lateness_us,median_lateness_us
  * (a figure the variant does not have is an empty field), and
@@ -61,50 +62,35 @@ static double figure(json_t *root, const char *name, int tc, const char *field)
 /* The windows of class @tc in the variant's schedule, in whole us */
 static void row_windows(struct tune_row *r, const struct tsched *s)
 {
-	int64_t c = tsched_cycle(s), open = 0;
-	size_t e;
+	struct class_windows w;
 
-	for (e = 0; e < s->n_entries; e++) {
-		int64_t start = tsched_entry_offset(s, e), end = start + s->entries[e].interval;
-
-		if (!((s->entries[e].gate_mask >> r->tc) & 1) || start >= c)
-			continue;
-		open += (end > c ? c : end) - start;
-	}
-	r->window_us = open / 1000;
-	r->cycle_us = c / 1000;
+	class_windows(s, r->tc, &w);
+	r->window_us = w.open / 1000;
+	r->cycle_us = w.cycle / 1000;
 }
 
-static void row_figures(struct tune_row *r, json_t *root)
+/* The figures of class @tc in a variant's summary.json */
+static struct tune_figures summary_figures(json_t *root, int tc)
 {
 	/* in_window_pct is an estimate: "median" the % of packets sent, "n" those sent */
-	r->packets = figure(root, "in_window_pct", r->tc, "n");
-	r->violations = figure(root, "violations", r->tc, "median");
-	r->in_window = figure(root, "in_window_pct", r->tc, "median");
-	r->p99 = figure(root, "gate_lateness_us", r->tc, "p99");
-	r->median = figure(root, "gate_lateness_us", r->tc, "median");
+	return (struct tune_figures){
+		.packets = figure(root, "in_window_pct", tc, "n"),
+		.violations = figure(root, "violations", tc, "median"),
+		.in_window = figure(root, "in_window_pct", tc, "median"),
+		.p99 = figure(root, "gate_lateness_us", tc, "p99"),
+		.median = figure(root, "gate_lateness_us", tc, "median"),
+	};
 }
 
-struct rows {
-	struct tune_row *r;
-	size_t n;
-};
-
-/* The rows of variant @name (KIND-tcN-xSCALE) in folder @dir */
-static void add_variant(struct rows *rows, const char *dir, const char *name)
+void tune_add(struct tune_rows *rows, const char *name, const struct tsched *s,
+	      const struct tune_figures *f, int nf)
 {
-	char kind[16], tcs[8], scale[16], path[4096 + 512];
+	char kind[16], tcs[8], scale[16];
 	struct tune_row base = { 0 };
-	struct tsched *s;
-	json_t *root;
 	int tc, first, last;
 
 	if (sscanf(name, "%15[a-z]-tc%7[0-9a-z]-x%15[0-9.]", kind, tcs, scale) != 3)
 		return;
-	snprintf(path, sizeof(path), "%s/%s/schedule.sched", dir, name);
-	s = schedule_load(path, true, NULL);
-	snprintf(path, sizeof(path), "%s/%s/summary.json", dir, name);
-	root = json_load_file(path, 0, NULL);
 	snprintf(base.kind, sizeof(base.kind), "%s", kind);
 	snprintf(base.scale, sizeof(base.scale), "%s", scale);
 	base.scale_v = strtod(scale, NULL);
@@ -125,9 +111,35 @@ static void add_variant(struct rows *rows, const char *dir, const char *name)
 			row_windows(r, s);
 		else
 			r->window_us = r->cycle_us = -1;
-		if (root)
-			row_figures(r, root);
+		if (f && tc < nf) {
+			r->packets = f[tc].packets;
+			r->violations = f[tc].violations;
+			r->in_window = f[tc].in_window;
+			r->p99 = f[tc].p99;
+			r->median = f[tc].median;
+		}
 	}
+}
+
+/* The rows of variant @name (KIND-tcN-xSCALE) in folder @dir: its summary.json and schedule */
+static void add_variant(struct tune_rows *rows, const char *dir, const char *name)
+{
+	struct tune_figures f[TSCHED_MAX_TC];
+	char path[4096 + 512];
+	struct tsched *s;
+	json_t *root;
+	int tc;
+	char kind[16], tcs[8], scale[16];
+
+	if (sscanf(name, "%15[a-z]-tc%7[0-9a-z]-x%15[0-9.]", kind, tcs, scale) != 3)
+		return;
+	snprintf(path, sizeof(path), "%s/%s/schedule.sched", dir, name);
+	s = schedule_load(path, true, NULL);
+	snprintf(path, sizeof(path), "%s/%s/summary.json", dir, name);
+	root = json_load_file(path, 0, NULL);
+	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
+		f[tc] = root ? summary_figures(root, tc) : (struct tune_figures){ NAN, NAN, NAN, NAN, NAN };
+	tune_add(rows, name, s, f, TSCHED_MAX_TC);
 	json_decref(root);
 	free(s);
 }
@@ -152,7 +164,7 @@ static void put_num(FILE *f, double v, const char *fmt)
 		fprintf(f, fmt, v);
 }
 
-static int write_table(const char *dir, const struct rows *rows)
+static int write_table(const char *dir, const struct tune_rows *rows)
 {
 	struct atomic_file af;
 	size_t i;
@@ -186,7 +198,7 @@ static bool judged(const struct tune_row *r, int tc)
 	       !isnan(r->in_window) && !isnan(r->p99) && r->window_us >= 0;
 }
 
-static void recommend_class(FILE *f, const struct rows *rows, int tc, double bound)
+static void recommend_class(FILE *f, const struct tune_rows *rows, int tc, double bound)
 {
 	const struct tune_row *best = NULL, *near = NULL;
 	size_t i;
@@ -216,7 +228,7 @@ static void recommend_class(FILE *f, const struct rows *rows, int tc, double bou
 			"(no variant has both its violations and a p99)\n", tc);
 }
 
-static int write_recommendation(const char *dir, const struct rows *rows, const char *name,
+static int write_recommendation(const char *dir, const struct tune_rows *rows, const char *name,
 				double bound, int num_tc)
 {
 	struct atomic_file af;
@@ -235,6 +247,22 @@ static int write_recommendation(const char *dir, const struct rows *rows, const 
 	return atomic_commit(&af);
 }
 
+int tune_write(const char *dir, struct tune_rows *rows, const char *name, double bound, int num_tc)
+{
+	int rc;
+
+	qsort(rows->r, rows->n, sizeof(*rows->r), row_cmp);
+	rc = write_table(dir, rows);
+	if (!rc)
+		rc = write_recommendation(dir, rows, name, bound, num_tc);
+	if (rc)
+		fprintf(stderr, "%s: the tuning table in %s: %s\n", lab_prog, dir, strerror(-rc));
+	free(rows->r);
+	rows->r = NULL;
+	rows->n = 0;
+	return rc;
+}
+
 int cmd_tune_report(int argc, char **argv)
 {
 	const char *dir = NULL, *name = NULL;
@@ -248,7 +276,7 @@ int cmd_tune_report(int argc, char **argv)
 	};
 	const char *file = verb_file(argc, argv, lab_parse(argc, argv, opts));
 	struct tsched *s = schedule_load(file, true, name);
-	struct rows rows = { 0 };
+	struct tune_rows rows = { 0 };
 	struct dirent **names;
 	char tune[4096];
 	int n, i, rc;
@@ -264,13 +292,7 @@ int cmd_tune_report(int argc, char **argv)
 	}
 	if (n >= 0)
 		free(names);
-	qsort(rows.r, rows.n, sizeof(*rows.r), row_cmp);
-	rc = write_table(dir, &rows);
-	if (!rc)
-		rc = write_recommendation(dir, &rows, s->file, bound, s->num_tc);
-	if (rc)
-		fprintf(stderr, "%s: tune-report in %s: %s\n", lab_prog, dir, strerror(-rc));
-	free(rows.r);
+	rc = tune_write(dir, &rows, s->file, bound, s->num_tc);
 	free(s);
 	return rc ? 1 : 0;
 }
