@@ -26,8 +26,8 @@ cd "$LAB_ROOT"
 . "$LAB_ROOT/bench/spec.sh"
 
 flavour=${LAB_KERNEL:-lab}
-base=$(kernel_base_of "$flavour")
-case "$base" in
+kbase=$(kernel_base_of "$flavour")
+case "$kbase" in
 lab | stock) ;;
 debug)
 	if [ -z "${LAB_GUEST_TESTS:-}" ]; then
@@ -119,7 +119,7 @@ for t in "${suites[@]}"; do
 done
 check "the guest ran every suite and the console is clean ($flavour kernel)" 0 "$rc"
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$run/failure.txt"
-if [ "$base" = debug ]; then
+if [ "$kbase" = debug ]; then
 	# what the checkers said: each report on the console, or that none came
 	trouble=$(bench/console-check.sh "$run/console.log") && crc=0 || crc=$?
 	check "console-check of the debug kernel's console passes (exit 0)" 0 "$crc"
