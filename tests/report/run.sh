@@ -385,6 +385,11 @@ check "taprio report: class 1's packet let through a closed gate is counted at t
 check "taprio report: class 1 has none late after the gate" 0 "$(tm violations_after_gate 1)"
 check "taprio report: start_ns of the tx lines is the kernel's gate decision (probe=tracepoint)" tracepoint \
 	"$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue")][0].params.probe' "$tp/summary.json")"
+check "taprio report: each metric says what it was measured under (the probe, no clock sync without sync-workload.csv)" \
+	"tracepoint none" \
+	"$(jq -r '[.metrics[] | select(.name == "advance_lateness_us")][0].conditions | "\(.probe) \(.clock_sync)"' "$tp/summary.json")"
+check "taprio report: the probe is a condition of advance_lateness_us, not a part of its key" null \
+	"$(jq -r '[.metrics[] | select(.name == "advance_lateness_us")][0].params.probe' "$tp/summary.json")"
 tf() { jq -r --arg n "$1" --arg tc "$2" --arg f "$3" '[.metrics[] | select(.name == $n and .params.tc == $tc)][0] | .[$f] | tostring' "$tp/summary.json"; }
 check "taprio report: in_window_pct counts out of all packets sent, the one with no TX timestamp too" 2 \
 	"$(tf in_window_pct 1 n)"

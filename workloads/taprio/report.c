@@ -325,12 +325,12 @@ static int report_advances(struct out *o, const char *dir, const char *probe, co
 		free(b);
 		return 0;
 	}
-	report_metric(o, "advance_lateness_us", (const char *[]){ "schedule", sname, "probe", kind,
+	report_metric(o, "advance_lateness_us", (const char *[]){ "schedule", sname,
 			      "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
-	report_p99(o, "advance_lateness_p99_us", (const char *[]){ "schedule", sname, "probe",
-			   kind, "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
-	report_metric(o, "advances_early", (const char *[]){ "schedule", sname, "probe", kind,
-			      NULL }, "advances", &early, 1);
+	report_p99(o, "advance_lateness_p99_us", (const char *[]){ "schedule", sname,
+			   "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
+	report_metric(o, "advances_early", (const char *[]){ "schedule", sname, NULL },
+		      "advances", &early, 1);
 	/* The timeline's losses */
 	snprintf(name, sizeof(name), "probe-%s.csv", probe);
 	if (!csv_open_in(&c, dir, name)) {
@@ -517,6 +517,35 @@ out:
 	free(s);
 }
 
+/*
+ * The conditions of the measurement in @dir, on each metric that follows:
+ * the probe attached while it ran (the lab's tracepoints, the kprobe of a
+ * kernel without them, or none) and the clock discipline (phc2sys steering
+ * the system clock to the NIC's PHC, or no PHC and no sync). A comparison
+ * of two runs calls a metric measured under other conditions not
+ * comparable.
+ */
+static void measured_under(struct out *o, const char *dir)
+{
+	static const char *const probes[][2] = {
+		{ "probe-taprio_gate-maps.csv", "tracepoint" },
+		{ "probe-taprio_gate_kprobe-maps.csv", "kprobe" },
+	};
+	const char *probe = "none";
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, probes[i][0]);
+		if (!access(path, F_OK))
+			probe = probes[i][1];
+	}
+	snprintf(path, sizeof(path), "%s/sync-workload.csv", dir);
+	if (out_conditions(o, (const char *[]){ "probe", probe, "clock_sync",
+			   access(path, F_OK) ? "none" : "phc2sys", NULL }))
+		write_failed = true;
+}
+
 /* The figures of the measurement folder @dir (its record @rec) and the targets */
 static void report_run(struct out *o, const char *dir, const struct run_record *rec)
 {
@@ -526,6 +555,7 @@ static void report_run(struct out *o, const char *dir, const struct run_record *
 	char sub[4096];
 	bool iso;
 
+	measured_under(o, dir);
 	if (report_packets(o, dir, rec, &pc) ||
 	    report_advances(o, dir, "taprio_gate", "tracepoint", rec, true) ||
 	    report_advances(o, dir, "taprio_gate_kprobe", "kprobe", rec, false) ||
