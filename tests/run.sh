@@ -21,7 +21,7 @@
 #          and the guest suites run in it (LAB_KERNEL=lab-6.12
 #          tests/guest.sh); not in the default groups: its build from
 #          scratch and its suites do not fit make test's budget beside the
-#          6.1 kernels (docs/tests.md)
+#          6.1 kernels (docs/kernel-6.12.md)
 #
 # Each suite prints TAP; this script numbers the results of all suites in one
 # stream, names the suite in every line, and fails a suite that bails out,
