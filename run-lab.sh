@@ -182,7 +182,7 @@ matrix)
 	;;
 esac
 
-if [ "$(spec_get kernel)" = debug ] && [ "$cmd" != shell ]; then
+if [ "$(kernel_base_of "$(spec_get kernel)")" = debug ] && [ "$cmd" != shell ]; then
 	log kernel "the debug kernel (lockdep, UBSAN, KFENCE, lockup detectors): its figures are NOT performance figures; it runs the workloads to find kernel bugs (the console check fails a run on any report)"
 fi
 

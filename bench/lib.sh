@@ -75,6 +75,11 @@ kernel_version_of() {
 	esac
 }
 
+# kernel_base_of FLAVOUR: the flavour without its version (lab, stock, debug)
+kernel_base_of() {
+	echo "${1%-"$(kernel_version_of "$1")"}"
+}
+
 # lab_workloads: the workloads there are, one a line: the folders of
 # workloads/ with a main.c and an executable driver.sh
 lab_workloads() {

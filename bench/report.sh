@@ -193,7 +193,7 @@ for v in "NOT MET" undecided; do
 	names=$(awk -F '\t' -v v="$v" '$1 == v { s = s (s == "" ? "" : "; ") $2 ": " $3 } END { print s }' "$tmp/attention")
 	[ -z "$names" ] || doc_p "$([ "$v" = undecided ] && echo Undecided || echo "$v") (${counts[$v]}): $names."
 done
-[ "$(meta_get "$run" kernel_flavour)" != debug ] ||
+[ "$(kernel_base_of "$(meta_get "$run" kernel_flavour)")" != debug ] ||
 	doc_p "warning: a debug kernel (kernel/debug.config: lockdep, UBSAN, KFENCE, lockup detectors), so the figures below are NOT performance figures: the checkers slow every lock and many instructions. The run shows the conformance results and whether the checkers reported anything (a report fails the run)."
 fail=
 [ ! -s "$run/failure.txt" ] || fail=$(head -n 1 "$run/failure.txt")

@@ -188,7 +188,7 @@ jq --argjson s "$(secs_since "$t_report")" '.report_seconds = $s' "$rundir/meta.
 # Short summary
 echo
 echo "run $run_id: $status${LAB_TEST_FAKE_GUEST:+ (FAKE guest: LAB_TEST_FAKE_GUEST=1)}"
-[ "$kernel" != debug ] ||
+[ "$(kernel_base_of "$kernel")" != debug ] ||
 	echo "  debug kernel (kernel/debug.config): the figures of this run are NOT performance figures"
 # the targets NOT MET, then those undecided, one line each (a kind's in one), first
 attention "$rundir" "${selected[@]}" 2>&1 |

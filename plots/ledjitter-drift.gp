@@ -1,8 +1,9 @@
 # ledjitter: cumulative drift over cycles (kernel observer, idle guest): the
 # error of the first step of every cycle of the square wave, for each step
 # duration that ran, pattern against abs_pattern. pattern's error grows with
-# every cycle; abs_pattern's stays at its lateness. The slope of each, with
-# its interval, is drift_ms_per_1000_steps in summary.json.
+# every cycle; abs_pattern's stays at its lateness. Mainline's hr_pattern
+# (Linux 6.10 and later, dashed) is drawn where the run has it. The slope of
+# each, with its interval, is drift_ms_per_1000_steps in summary.json.
 # caption: pattern climbs with every cycle (drift), abs_pattern should stay flat; a slope in abs_pattern means the timeline slipped
 # input: ledjitter/drift.csv
 load 'plots/common.gp'
@@ -30,6 +31,9 @@ plot for [s in steps] data \
 	lw 2 dt 1 lc rgb colour(s) title sprintf('pattern, %s ms', s), \
      for [s in steps] data \
 	using (sel('abs_pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
-	lw 1 dt 1 lc rgb colour(s) title sprintf('abs_pattern, %s ms (thin line)', s)
+	lw 1 dt 1 lc rgb colour(s) title sprintf('abs_pattern, %s ms (thin line)', s), \
+     for [s in steps] data \
+	using (sel('hr_pattern', s + 0) ? column("cycle") : NaN):(clamp(column("err_ms"))) with lines \
+	lw 1 dt 2 lc rgb colour(s) title sprintf('hr_pattern, %s ms (dashed)', s)
 out = rundir.'/ledjitter/drift'
 @save

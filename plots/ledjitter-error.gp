@@ -3,7 +3,9 @@
 # consecutive changes minus the 10 ms asked for (the headline metric
 # interval_error_us). pattern's intervals sit a tick-rounding above 0 (the
 # jiffies model: +6 ms at HZ=250); abs_pattern's scatter around 0 by its
-# lateness jitter. Drift is not here: see ledjitter/drift.
+# lateness jitter. Mainline's hr_pattern (Linux 6.10 and later, kernel
+# observer) is drawn where the run has it. Drift is not here: see
+# ledjitter/drift.
 # caption: each interval minus the 10 ms asked: pattern sits a tick-rounding above 0, abs_pattern should scatter around 0; spikes are host stalls
 # input: ledjitter/errors.csv
 load 'plots/common.gp'
@@ -23,6 +25,8 @@ plot data using (sel('pattern', 'kernel') ? column("t_ideal_s") : NaN):"interval
      data using (sel('abs_pattern', 'kernel') ? column("t_ideal_s") : NaN):"interval_err_ms" \
 	with points ls 1 pt 7 ps 0.4 title 'abs_pattern (absolute hrtimer), kernel observer', \
      data using (sel('abs_pattern', 'user') ? column("t_ideal_s") : NaN):"interval_err_ms" \
-	with points ls 5 pt 1 ps 0.5 title 'abs_pattern, user observer (uleds reads)'
+	with points ls 5 pt 1 ps 0.5 title 'abs_pattern, user observer (uleds reads)', \
+     data using (sel('hr_pattern', 'kernel') ? column("t_ideal_s") : NaN):"interval_err_ms" \
+	with points ls 3 pt 6 ps 0.4 title 'hr_pattern (mainline, relative hrtimer), kernel observer'
 out = rundir.'/ledjitter/error'
 @save

@@ -24,6 +24,10 @@ plot data using (centre(column("low_us"), column("high_us"))):(sel('pattern', 'i
      data using (centre(column("low_us"), column("high_us"))):(sel('abs_pattern', 'idle') ? column("count") : NaN) \
 	with linespoints ls 1 title 'abs_pattern, idle', \
      data using (centre(column("low_us"), column("high_us"))):(sel('abs_pattern', 'busy') ? column("count") : NaN) \
-	with linespoints ls 5 title 'abs_pattern, busy'
+	with linespoints ls 5 title 'abs_pattern, busy', \
+     data using (centre(column("low_us"), column("high_us"))):(sel('hr_pattern', 'idle') ? column("count") : NaN) \
+	with linespoints ls 3 title 'hr_pattern (mainline), idle', \
+     data using (centre(column("low_us"), column("high_us"))):(sel('hr_pattern', 'busy') ? column("count") : NaN) \
+	with linespoints ls 6 title 'hr_pattern (mainline), busy'
 out = rundir.'/ledjitter/histogram'
 @save

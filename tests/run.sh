@@ -1,7 +1,8 @@
 #!/bin/bash
 # make test: every suite of the lab, as one TAP stream with a closing line
 # "N passed, N failed".
-# usage: tests/run.sh [unit|lint|host|slurm|guest|guest-debug]...   (default: all of them)
+# usage: tests/run.sh [unit|lint|host|slurm|guest|guest-debug|guest-6.12]...
+#        (default: all of them but guest-6.12)
 #
 #   unit   host unit tests of the C code (build/tests/*), the TAP fold's
 #          tests, labfuzz's kernel log checker, the console check's tests
@@ -16,6 +17,11 @@
 #   guest-debug  the debug kernel (kernel/debug.config: lockdep, UBSAN,
 #          KFENCE, lockup detectors) built, and the suites of the interfaces
 #          the patches add run in it (LAB_KERNEL=debug tests/guest.sh)
+#   guest-6.12  the lab kernel of Linux 6.12 built (kernel/patches/6.12/),
+#          and the guest suites run in it (LAB_KERNEL=lab-6.12
+#          tests/guest.sh); not in the default groups: its build from
+#          scratch and its suites do not fit make test's budget beside the
+#          6.1 kernels (docs/kernel-6.12.md)
 #
 # Each suite prints TAP; this script numbers the results of all suites in one
 # stream, names the suite in every line, and fails a suite that bails out,
@@ -129,7 +135,16 @@ for w in "${want[@]}"; do
 			tap_result "not ok" "build: kernel/build.sh debug failed (its lines above)"
 		fi
 		;;
-	*) usage_error "unknown test group '$w' (expected unit, lint, host, slurm, guest or guest-debug)" ;;
+	guest-6.12)
+		echo "# building the lab kernel of Linux 6.12 (cached in $LAB_CACHE)"
+		if build_kernel lab-6.12; then
+			tap_result ok "build: the lab kernel of Linux 6.12 (kernel/build.sh lab-6.12)"
+			suite guest-6.12 env LAB_KERNEL=lab-6.12 tests/guest.sh
+		else
+			tap_result "not ok" "build: kernel/build.sh lab-6.12 failed (its lines above)"
+		fi
+		;;
+	*) usage_error "unknown test group '$w' (expected unit, lint, host, slurm, guest, guest-debug or guest-6.12)" ;;
 	esac
 done
 

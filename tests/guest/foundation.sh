@@ -14,21 +14,29 @@ check "the running kernel is the build with key $LAB_EXPECT_KEY (/proc/version)"
 	"$(yes_no grep -qF "@$LAB_EXPECT_KEY)" /proc/version)"
 check "the running kernel's config is the one built (hash)" "$LAB_EXPECT_CONFIG_HASH" \
 	"$(zcat /proc/config.gz | sha256sum | cut -c1-16)"
-# the fragments of the flavour booted (kernel/build.sh): the debug kernel has
-# every checker of kernel/debug.config, the lab kernel none of them
-frags="lab.config patches/6.1/config"
-[ "${LAB_EXPECT_FLAVOUR:-lab}" != debug ] || frags+=" debug.config"
+# the fragments of the flavour booted (kernel/build.sh): the options of its
+# version's series (not in a stock kernel), the debug kernel every checker of
+# kernel/debug.config, the others none of them. A flavour is lab, stock or
+# debug, of 6.1 or with its version (lab-6.12).
+flavour=${LAB_EXPECT_FLAVOUR:-lab}
+base=${flavour%%-*}
+version=${flavour#"$base"}
+version=${version#-}
+frags=lab.config
+[ "$base" = stock ] || frags+=" patches/${version:-6.1}/config"
+[ "$base" != debug ] || frags+=" debug.config"
 for frag in $frags; do
 	rc=0
 	missing=$(zcat /proc/config.gz | "$LAB_SRC/kernel/check-config.sh" "$LAB_SRC/kernel/$frag" -) || rc=$?
 	check "every option of kernel/$frag is set in /proc/config.gz (check-config's exit and what it lists)" \
 		"0 " "$rc $missing"
 done
-if [ "${LAB_EXPECT_FLAVOUR:-lab}" = lab ]; then
+if [ "$base" != debug ]; then
 	rc=0
 	present=$(zcat /proc/config.gz | "$LAB_SRC/kernel/check-config.sh" --absent "$LAB_SRC/kernel/debug.config" -) || rc=$?
-	check "no option of kernel/debug.config is set in the lab kernel's /proc/config.gz" "0 " "$rc $present"
+	check "no option of kernel/debug.config is set in the $flavour kernel's /proc/config.gz" "0 " "$rc $present"
 fi
+check "the running kernel is Linux ${version:-6.1} (uname -r)" "${version:-6.1}" "$(uname -r | cut -d. -f1,2)"
 check "the guest sees every vCPU (ACPI)" "$(grep -c ^processor /proc/cpuinfo)" "$(nproc)"
 
 # The network

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The LED pattern lab's tests in the guest, as TAP: the pattern trigger's
-# ABI conformance suite (`ledjitter conform`, for pattern and, on the lab
-# kernel, abs_pattern), then the workload's handling of bad input: a pattern
+# ABI conformance suite (`ledjitter conform`, for pattern, on the lab
+# kernels abs_pattern, and on Linux 6.10 and later mainline's hr_pattern), then the workload's handling of bad input: a pattern
 # the kernel refuses is passed through and its error shown, invalid step
 # durations and repeat counts are usage errors (exit 2) naming the value;
 # then its failures: a report that cannot write a file fails naming it, and
@@ -57,11 +57,19 @@ check "--failed without a reason: exit 2" 2 "$rc"
 check "--failed without a reason: the message names --failed" yes \
 	"$(yes_no grep -qF -- "'--failed' needs a value" <<<"$err")"
 
-# 3. Write failures: a short run of both modes, then reports that cannot write
+# 3. Write failures: a short run of every mode, then reports that cannot write
 run=$out/run
 "$bin" run --step-ms 10 --steps 20 --out "$run" 2>"$out/run.err" ||
 	sed 's/^/# /' "$out/run.err"
-check "a short run of both modes leaves its cells" yes "$(yes_no test -s "$run/cells-idle.csv")"
+check "a short run of every mode leaves its cells" yes "$(yes_no test -s "$run/cells-idle.csv")"
+# mainline's hr_pattern (Linux 6.10) is measured where the kernel has it,
+# and each cell names the kernel it ran on
+release=$(uname -r)
+check "the short run measures hr_pattern exactly on Linux 6.10 or later (this is $release)" \
+	"$(yes_no sort -V -C <<<"6.10
+$release")" "$(yes_no grep -q '^[^,]*,hr_pattern,' "$run/cells-idle.csv")"
+check "the cells name the kernel they ran on (column kernel)" "$release" \
+	"$(jq -Rr 'split(",") | last' <<<"$(sed -n 2p "$run/cells-idle.csv")")"
 
 # report_into DIR ARGS...: run report into DIR; sets $rc and $err
 report_into() {

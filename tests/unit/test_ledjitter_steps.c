@@ -10,7 +10,10 @@
  * stall's lateness in the interval error across the skip. pattern's by
  * count: its drift is its accumulated lateness, 6000 ms per 1000 steps.
  * The abs_pattern cell is written as a run before the file's rename did
- * (mode hr_pattern): the report reads it as abs_pattern.
+ * (mode hr_pattern, no kernel column): the report reads it as abs_pattern.
+ * Written with the kernel column, a cell of mode hr_pattern is the lab's
+ * renamed trigger on a 6.1 kernel (abs_pattern) and mainline's hr_pattern on
+ * a kernel of 6.10 or later (stays hr_pattern).
  */
 #define _GNU_SOURCE
 #include <jansson.h>
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -33,16 +37,11 @@ static char dir[] = "/tmp/test_ledjitter.XXXXXX";
 #define STALL_STEP	100		/* steps 100, 101 skipped, 102 set 5 ms late */
 #define STALL_LATE_NS	5000000ULL
 
-static int report(void)
+static int report(const char *d)
 {
-	char *argv[] = { (char *)bin, "report", "--out", dir, NULL };
+	char *argv[] = { (char *)bin, "report", "--out", (char *)d, NULL };
 
 	return tap_run(argv, NULL);
-}
-
-static FILE *file(const char *name, const char *header)
-{
-	return tap_fixture(dir, name, header);
 }
 
 /* The change of step k at @t: the kernel's set and the user's read 0.1 ms later */
@@ -54,23 +53,31 @@ static void change(FILE *probe, FILE *user, const char *led, int k, unsigned lon
 	fprintf(user, "%d,%llu,%d\n", k, t + 100000, b);
 }
 
-static void fixture(void)
+/*
+ * The fixture run in @d; @kernel: the release in the cells' kernel column,
+ * or NULL for a run made before that column
+ */
+static void fixture(const char *d, const char *kernel)
 {
 	FILE *cells, *probe, *uh, *up;
+	char kc[64] = "";
 	int k;
 
-	cells = file("cells-idle.csv", "cell,mode,step_ms,load,steps,repeat,pattern,led,t_open_ns,"
-		     "t_start_ns,t_written_ns,t_end_ns,hz,reads,status");
+	if (kernel)
+		snprintf(kc, sizeof(kc), ",%s", kernel);
+	cells = tap_fixture(d, "cells-idle.csv", NULL);
+	fprintf(cells, "cell,mode,step_ms,load,steps,repeat,pattern,led,t_open_ns,t_start_ns,"
+		"t_written_ns,t_end_ns,hz,reads,status%s\n", kernel ? ",kernel" : "");
 	fprintf(cells, "hr-10,hr_pattern,10,idle,%d,-1,255 10 255 0 0 10 0 0,led-hr,%llu,%llu,%llu,"
-		"%llu,250,%d,ok\n", STEPS, T_HR - 1000, T_HR, T_HR + 1000,
-		T_HR + (STEPS + 1) * STEP_NS, STEPS);
+		"%llu,250,%d,ok%s\n", STEPS, T_HR - 1000, T_HR, T_HR + 1000,
+		T_HR + (STEPS + 1) * STEP_NS, STEPS, kc);
 	fprintf(cells, "pat-10,pattern,10,idle,%d,-1,255 10 255 0 0 10 0 0,led-pat,%llu,%llu,%llu,"
-		"%llu,250,%d,ok\n", STEPS, T_PAT - 1000, T_PAT, T_PAT + 1000,
-		T_PAT + 2 * STEPS * STEP_NS, STEPS);
+		"%llu,250,%d,ok%s\n", STEPS, T_PAT - 1000, T_PAT, T_PAT + 1000,
+		T_PAT + 2 * STEPS * STEP_NS, STEPS, kc);
 	fclose(cells);
-	probe = file("probe-led_timer.csv", "event,t_ns,led,value,late_ticks,late_ns,cpu");
-	uh = file("user-hr-10.csv", "read,t_ns,brightness");
-	up = file("user-pat-10.csv", "read,t_ns,brightness");
+	probe = tap_fixture(d, "probe-led_timer.csv", "event,t_ns,led,value,late_ticks,late_ns,cpu");
+	uh = tap_fixture(d, "user-hr-10.csv", "read,t_ns,brightness");
+	up = tap_fixture(d, "user-pat-10.csv", "read,t_ns,brightness");
 	for (k = 0; k < STEPS; k++) {
 		/* each step 16 ms after the one before: 6 ms late, accumulated */
 		change(probe, up, "led-pat", k, T_PAT + k * 16000000ULL);
@@ -115,23 +122,28 @@ LAB_TEST(report_runs)
 {
 	int rc;
 
-	fixture();
-	rc = report();
+	fixture(dir, NULL);
+	rc = report(dir);
 	tap_ok(rc == 0 || rc == 1, "report ran on the fixture: expected exit 0 or 1 (targets), got %d",
 	       rc);
 }
 
-/* The fixture's summary.json (the test bails out without it) */
-static json_t *summary(void)
+/* The summary.json of the fixture in @d (the test bails out without it) */
+static json_t *summary_of(const char *d)
 {
-	char path[256];
+	char path[512];
 	json_t *sum;
 
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	snprintf(path, sizeof(path), "%s/summary.json", d);
 	sum = json_load_file(path, 0, NULL);
 	if (!sum)
 		tap_bail("no %s", path);
 	return sum;
+}
+
+static json_t *summary(void)
+{
+	return summary_of(dir);
 }
 
 LAB_TEST(abs_pattern)
@@ -175,6 +187,36 @@ LAB_TEST(pattern)
 	tap_eq_dbl(num(metric(sum, "skipped_changes", "pattern", NULL), "median"), 0, 0,
 		   "pattern: no step skipped");
 	json_decref(sum);
+}
+
+/*
+ * A cell of mode hr_pattern in a run with the kernel column: the lab's
+ * trigger of its 6.1 series before the rename on a 6.1 kernel, mainline's
+ * hr_pattern on 6.12
+ */
+static void hr_pattern_of(const char *kernel, const char *want, const char *not)
+{
+	char d[256];
+	json_t *sum;
+	int rc;
+
+	snprintf(d, sizeof(d), "%s/%s", dir, kernel);
+	if (mkdir(d, 0755))
+		tap_bail("cannot make %s", d);
+	fixture(d, kernel);
+	rc = report(d);
+	tap_ok(rc == 0 || rc == 1, "report ran on the fixture of kernel %s: exit %d", kernel, rc);
+	sum = summary_of(d);
+	tap_ok(metric(sum, "drift_ms_per_1000_steps", want, "kernel") &&
+	       !metric(sum, "drift_ms_per_1000_steps", not, "kernel"),
+	       "kernel %s: a cell of mode hr_pattern is read as %s", kernel, want);
+	json_decref(sum);
+}
+
+LAB_TEST(hr_pattern_by_kernel)
+{
+	hr_pattern_of("6.1.192", "abs_pattern", "hr_pattern");
+	hr_pattern_of("6.12.118", "hr_pattern", "abs_pattern");
 }
 
 int main(int argc, char **argv)

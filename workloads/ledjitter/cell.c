@@ -79,12 +79,6 @@ static long *model_index(long n)
 	return v;
 }
 
-/* abs_pattern keeps an absolute timeline and skips the steps a stall made it miss */
-static bool absolute_timeline(const struct cell *c)
-{
-	return !strcmp(c->mode, "abs_pattern");
-}
-
 /*
  * The model change after @prev that a change to @b at @t (ns) shows. The
  * jiffies pattern takes every step, each timed from the one before: the
@@ -104,7 +98,7 @@ static long model_change_of(const struct match *m, long prev, uint64_t t, int b)
 		if (found >= 0 && m->ms[j].t_ms * 1000000 > since)
 			break;
 		found = j;
-		if (!absolute_timeline(m->c))
+		if (!mode_is_abs(m->c->mode))
 			break;
 	}
 	return found;
@@ -153,7 +147,7 @@ static void match_kernel(struct match *m)
 		m->kidx[i] = j;
 		m->kmodel[j] = (long)i;
 		observe(m, &m->ob[0], k->t[i], j, prev, i ? k->t[i - 1] : 0,
-			absolute_timeline(m->c));
+			mode_is_abs(m->c->mode));
 		prev = j;
 	}
 	m->nkm = i;

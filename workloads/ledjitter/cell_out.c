@@ -233,7 +233,7 @@ static void lateness_out(struct outputs *o, const struct match *m, const struct 
 			 const char *const *lp, struct cell_stats *cs)
 {
 	const struct cell *c = m->c;
-	bool hr = !strcmp(c->mode, "abs_pattern");
+	bool hr = mode_is_hrtimer(c->mode), abs = mode_is_abs(c->mode);
 	size_t i, nl = 0, cnt = hr ? k->nh : k->nt;
 	double *late = lab_calloc(cnt, sizeof(*late), "timer lateness"), *e;
 	uint64_t hr_start = 0;
@@ -243,7 +243,7 @@ static void lateness_out(struct outputs *o, const struct match *m, const struct 
 
 		if (t->t < c->t_start || t->t > c->t_end)
 			continue;
-		if (hr && !nl)
+		if (abs && !nl)
 			hr_start = t->expires;
 		late[nl++] = hr ? (double)t->late / 1e3 :
 			     (double)t->late * (c->hz ? 1e6 / c->hz : NAN);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ledjitter conform: the pattern trigger's ABI (Documentation/ABI/testing/
- * sysfs-class-led-trigger-pattern) as TAP, for pattern and, on the lab
- * kernel, abs_pattern: repeat values, malformed patterns, the read-back
+ * sysfs-class-led-trigger-pattern) as TAP, for pattern, on the lab kernels
+ * abs_pattern, and on Linux 6.10 and later mainline's hr_pattern: repeat values, malformed patterns, the read-back
  * format, a finite repeat's final brightness, and the ABI's dimming and
  * step examples timed by the kernel observer (ktrace.c).
  */
@@ -153,10 +153,15 @@ static void conform_single_and_format(const char *mode)
 			 mode);
 		tap_eq_str(buf, "", what);
 	}
-	if (!strcmp(mode, "abs_pattern")) {
+	if (mode_is_abs(mode)) {
 		snprintf(what, sizeof(what), "%s: a pattern whose durations are all zero is refused "
 			 "with EINVAL", mode);
 		expect_write(led, mode, "0 0 255 0", -EINVAL, what);
+	} else if (!strcmp(mode, mode_names[MODE_HR])) {
+		snprintf(what, sizeof(what), "%s: a pattern whose durations are all zero is taken "
+			 "(mainline's hr_pattern steps it every 50 ms as pattern does; the lab's "
+			 "abs_pattern refuses it)", mode);
+		expect_write(led, mode, "0 0 255 0", 0, what);
 	}
 	close(fd);
 }
@@ -232,7 +237,7 @@ static void conform_dimming(const char *mode)
 	struct reads r = { 0 }, kr = { 0 };
 	char led[64], what[200];
 	size_t nc, i, j, miss = 0, bad, skipped = 0;
-	bool hr = !strcmp(mode, "abs_pattern"), same;
+	bool hr = mode_is_abs(mode), same;
 	long ns, nk;
 	int fd = conform_led(mode, led, sizeof(led));
 	uint64_t t0;
@@ -384,11 +389,11 @@ int cmd_conform(int argc, char **argv)
 {
 	const char *mode_opt = NULL;
 	const struct lab_opt opts[] = {
-		LAB_OPT_STR("mode", &mode_opt, "pattern|abs_pattern|both", "the trigger files (both)",
-			    false),
+		LAB_OPT_STR("mode", &mode_opt, "pattern|abs_pattern|hr_pattern|both|all",
+			    "the trigger files (all: hr_pattern where it is mainline's)", false),
 		LAB_OPT_END
 	};
-	bool modes[2] = { true, true }, has_abs;
+	bool modes[NMODES] = { true, true, true }, has[NMODES];
 	char led[64];
 	int m, fd;
 
@@ -396,7 +401,12 @@ int cmd_conform(int argc, char **argv)
 	if (mode_opt)
 		parse_modes(mode_opt, modes);
 
-	has_abs = kernel_has_abs_pattern();
+	kernel_modes(has);
+	if (!mode_opt && !has[MODE_HR]) {
+		modes[MODE_HR] = false;
+		tap_diag("no hr_pattern of mainline's (Linux 6.10 and later) in this kernel: its cases "
+			 "are not run");
+	}
 	go_realtime(80);
 	if (ktrace_open(&conform_kt))
 		tap_diag("no ftrace kprobe event on uleds_brightness_set: the kernel-side cases "
@@ -408,14 +418,19 @@ int cmd_conform(int argc, char **argv)
 	       "hw_pattern is not offered for a device without pattern_set (uleds)");
 	close(fd);
 
-	for (m = 0; m < 2; m++) {
+	for (m = 0; m < NMODES; m++) {
 		const char *mode = mode_names[m];
 
 		if (!modes[m])
 			continue;
-		if (m == 1 && !has_abs) {
-			tap_skip("this kernel has no abs_pattern (the lab's patch; stock 6.1)",
+		if (m == MODE_ABS && !has[m]) {
+			tap_skip("this kernel has no abs_pattern (the lab's patch; the stock kernels)",
 				 "abs_pattern: every case");
+			continue;
+		}
+		if (m == MODE_HR && !has[m]) {
+			tap_skip("this kernel has no hr_pattern of mainline's (Linux 6.10 and later)",
+				 "hr_pattern: every case");
 			continue;
 		}
 		conform_mode(mode);

@@ -2,11 +2,12 @@
 # The LED pattern trigger lab in the guest (bench/guest-lib.sh's wl_main runs
 # these phases, then `ledjitter report`, which takes the failures of the
 # phases as its reasons):
-#  1. `ledjitter conform`: the pattern ABI, for pattern and abs_pattern, into
-#     conformance.tap;
+#  1. `ledjitter conform`: the pattern ABI, for pattern, abs_pattern and
+#     (Linux 6.10 and later) mainline's hr_pattern, into conformance.tap;
 #  2. probes/led_timer.bt attached (the kernel observer) for the rest;
 #  3. idle guest: cyclictest (histogram), then `ledjitter run --load idle`
-#     (every step duration of the profile, pattern and abs_pattern);
+#     (every step duration of the profile, pattern, abs_pattern and, where
+#     the kernel has mainline's, hr_pattern);
 #  4. busy guest (a CPU hog per vCPU plus iperf3 over the lab wire, eth0 to
 #     the rx namespace): the same again with --load busy.
 # Every phase runs under perf stat (perf-stat.txt).
@@ -14,7 +15,8 @@
 # quick profile: steps of 1, 10, 100 ms (300, 300, 100 steps), cyclictest
 # 10 s per load; full: 1, 5, 10, 50, 100 ms (2000, 2000, 2000, 400, 200
 # steps), cyclictest 30 s. On a kernel without abs_pattern (--kernel stock)
-# the abs_pattern cells and conformance cases are skipped, and say so.
+# the abs_pattern cells and conformance cases are skipped, and say so; a
+# kernel before 6.10 has no hr_pattern of mainline's, and runs none.
 #
 # trace-events: timer:timer_expire_entry timer:hrtimer_expire_entry
 set -eu

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -21,19 +22,28 @@
 #include "ledjitter.h"
 #include "timing.h"
 
-const char *const mode_names[2] = { "pattern", "abs_pattern" };
+const char *const mode_names[NMODES] = { "pattern", "abs_pattern", "hr_pattern" };
 
-void parse_modes(const char *s, bool modes[2])
+void parse_modes(const char *s, bool modes[NMODES])
 {
-	if (!strcmp(s, "pattern")) {
-		modes[0] = true, modes[1] = false;
-	} else if (!strcmp(s, "abs_pattern")) {
-		modes[0] = false, modes[1] = true;
-	} else if (!strcmp(s, "both")) {
-		modes[0] = modes[1] = true;
-	} else {
-		lab_usage_error("--mode '%s' is not a mode (expected pattern, abs_pattern or both)", s);
-	}
+	int m;
+
+	for (m = 0; m < NMODES; m++)
+		modes[m] = !strcmp(s, mode_names[m]) || !strcmp(s, "all") ||
+			   (!strcmp(s, "both") && m != MODE_HR);
+	if (!modes[MODE_PATTERN] && !modes[MODE_ABS] && !modes[MODE_HR])
+		lab_usage_error("--mode '%s' is not a mode (expected pattern, abs_pattern, "
+				"hr_pattern, both or all)", s);
+}
+
+bool mode_is_abs(const char *mode)
+{
+	return !strcmp(mode, mode_names[MODE_ABS]);
+}
+
+bool mode_is_hrtimer(const char *mode)
+{
+	return mode_is_abs(mode) || !strcmp(mode, mode_names[MODE_HR]);
 }
 
 int sysfs_open(const char *led, const char *attr)
@@ -146,19 +156,35 @@ unsigned int kernel_hz(void)
 	return hz;
 }
 
-/* Whether this kernel offers abs_pattern (the lab's patch): a throwaway LED */
-bool kernel_has_abs_pattern(void)
+/*
+ * The modes this kernel offers, from a throwaway LED's attributes: pattern
+ * always, abs_pattern with the lab's patch, hr_pattern when it is
+ * mainline's. The lab's 6.1 series named its absolute trigger hr_pattern
+ * before it was renamed abs_pattern, so an hr_pattern counts as mainline's
+ * only on a kernel of 6.10 or later, where mainline added it.
+ */
+void kernel_modes(bool has[NMODES])
 {
+	struct utsname u;
 	char name[64];
-	bool has;
-	int fd;
+	int fd, m;
 
 	snprintf(name, sizeof(name), "lj-probe-%d", (int)getpid());
 	fd = uled_create(name);
 	led_set_trigger(name);
-	has = led_has(name, "abs_pattern");
+	for (m = 0; m < NMODES; m++)
+		has[m] = led_has(name, mode_names[m]);
 	close(fd);
-	return has;
+	if (uname(&u) || !release_has_mainline_hr(u.release))
+		has[MODE_HR] = false;
+}
+
+bool release_has_mainline_hr(const char *release)
+{
+	int major, minor;
+
+	return sscanf(release, "%d.%d", &major, &minor) == 2 &&
+	       (major > 6 || (major == 6 && minor >= 10));
 }
 
 /* Lock memory and run at SCHED_FIFO @prio (0: stay normal), like cyclictest -m -p */

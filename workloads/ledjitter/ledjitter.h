@@ -4,8 +4,10 @@
  *
  * A uleds LED (/dev/uleds) runs square-wave patterns "255 D 255 0 0 D 0 0"
  * (steps of D ms, every step a change) through the pattern trigger's
- * `pattern` file (6.1's jiffies timer) and the lab's `abs_pattern` file (an
- * absolute hrtimer, kernel/patches). Two observers time the steps: the
+ * `pattern` file (a jiffies timer), the lab's `abs_pattern` file (an
+ * absolute hrtimer, kernel/patches) and, on Linux 6.10 and later, mainline's
+ * `hr_pattern` file (an hrtimer re-armed relative to its last expiry). Two
+ * observers time the steps: the
  * kernel one, a bpftrace probe on uleds_brightness_set (probes/led_timer.bt,
  * started by workloads/ledjitter/driver.sh), and the user one, this
  * program's timestamps of each uleds read, which include its wake-up
@@ -42,10 +44,24 @@
 #define MAX_BRIGHTNESS	255
 #define HIST_BINS	26	/* |interval error| bins: < 1 us, then [2^b, 2^(b+1)) us, b = 0..24 */
 
-extern const char *const mode_names[2];	/* pattern, abs_pattern */
+/*
+ * The trigger files measured: pattern (a jiffies timer), the lab's
+ * abs_pattern (an absolute hrtimer) and mainline's hr_pattern (Linux 6.10:
+ * an hrtimer re-armed relative to its last expiry)
+ */
+enum { MODE_PATTERN, MODE_ABS, MODE_HR, NMODES };
+extern const char *const mode_names[NMODES];
 
-/* --mode pattern|abs_pattern|both into @modes (pattern, abs_pattern) */
-void parse_modes(const char *s, bool modes[2]);
+/*
+ * --mode pattern|abs_pattern|hr_pattern|both|all into @modes; both is
+ * pattern and abs_pattern, all every mode (hr_pattern where the kernel has
+ * mainline's)
+ */
+void parse_modes(const char *s, bool modes[NMODES]);
+/* abs_pattern: the mode on an absolute timeline, which skips missed steps */
+bool mode_is_abs(const char *mode);
+/* abs_pattern and hr_pattern: the modes run by an hrtimer */
+bool mode_is_hrtimer(const char *mode);
 
 /* ---- led.c: sysfs and uleds ---- */
 
@@ -58,7 +74,10 @@ bool led_has(const char *led, const char *attr);
 int uled_create(const char *name);
 void led_set_trigger(const char *led);
 unsigned int kernel_hz(void);
-bool kernel_has_abs_pattern(void);
+/* The modes this kernel offers (hr_pattern: mainline's, Linux 6.10 and later) */
+void kernel_modes(bool has[NMODES]);
+/* Whether a kernel of release @release (uname -r) has mainline's hr_pattern */
+bool release_has_mainline_hr(const char *release);
 void go_realtime(int prio);
 
 /* The changes read from an LED (or seen by an observer) */

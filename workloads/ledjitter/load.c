@@ -40,17 +40,23 @@ static const char *const cell_cols[] = {
 #define NCELL_COLS (sizeof(cell_cols) / sizeof(*cell_cols))
 
 /*
- * The mode of a cell: the trigger file it ran through. Runs before the file
- * was renamed abs_pattern (mainline's hr_pattern, 6.10, is another timing)
- * wrote "hr_pattern" for it, and are read as abs_pattern.
+ * The mode of a cell: the trigger file it ran through. The lab's 6.1 series
+ * named its absolute trigger hr_pattern before it was renamed abs_pattern,
+ * and runs of a 6.1 kernel then wrote "hr_pattern" for it: those are read
+ * as abs_pattern. A cell's kernel is in the kernel column (the release, as
+ * uname -r gives it); runs made before that column was added are all of the
+ * 6.1 kernels (the lab booted no other then). On a kernel of 6.10 or later
+ * hr_pattern is mainline's, another timing, and stays hr_pattern.
  */
-static void cell_from_row(const struct csv *c, const int *col, struct cell *x)
+static void cell_from_row(const struct csv *c, const int *col, int kcol, struct cell *x)
 {
+	const char *kernel = kcol >= 0 ? csv_field(c, kcol) : "";
+
 	x->cell = dup_field(c, col[0]);
 	x->mode = dup_field(c, col[1]);
-	if (!strcmp(x->mode, "hr_pattern")) {
+	if (!strcmp(x->mode, mode_names[MODE_HR]) && !release_has_mainline_hr(kernel)) {
 		free(x->mode);
-		x->mode = dup_text(c, mode_names[1]);
+		x->mode = dup_text(c, mode_names[MODE_ABS]);
 	}
 	x->step_ms = (unsigned int)strtoul(csv_field(c, col[2]), NULL, 10);
 	x->load = dup_field(c, col[3]);
@@ -69,7 +75,7 @@ static void cell_from_row(const struct csv *c, const int *col, struct cell *x)
 /* The cells of one cells-LOAD.csv appended to *@cells; exits 1 on a bad file */
 static size_t load_cells_file(const char *path, struct cell **cells, size_t n)
 {
-	int col[NCELL_COLS], nf;
+	int col[NCELL_COLS], kcol, nf;
 	struct csv c;
 	size_t i;
 
@@ -80,11 +86,12 @@ static size_t load_cells_file(const char *path, struct cell **cells, size_t n)
 		if (col[i] < 0)
 			lab_die("%s: no column '%s' in the header", path, cell_cols[i]);
 	}
+	kcol = csv_col(&c, "kernel");
 	while ((nf = csv_next(&c)) > 0) {
-		if ((size_t)nf < NCELL_COLS)
+		if ((size_t)nf < NCELL_COLS || nf <= kcol)
 			continue;
 		*cells = lab_realloc(*cells, n + 1, sizeof(**cells), "cells");
-		cell_from_row(&c, col, &(*cells)[n++]);
+		cell_from_row(&c, col, kcol, &(*cells)[n++]);
 	}
 	if (nf < 0)
 		lab_die("cannot read the cells of %s", path);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -39,7 +40,8 @@ struct run_opts {
 	int repeat;
 	long steps;		/* 0: the profile's */
 	int prio;
-	bool modes[2];		/* pattern, abs_pattern */
+	bool modes[NMODES];	/* indexed by MODE_* */
+	bool modes_given;	/* --mode given (else hr_pattern where the kernel has it) */
 	struct profile_cell cells[MAX_STEP_LIST];
 	size_t ncells;
 };
@@ -204,7 +206,8 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 	const struct lab_opt opts[] = {
 		LAB_OPT_STR("profile", &profile, "quick|full", "the step durations and counts (quick)",
 			    false),
-		LAB_OPT_STR("mode", &mode, "pattern|abs_pattern|both", "the trigger files (both)", false),
+		LAB_OPT_STR("mode", &mode, "pattern|abs_pattern|hr_pattern|both|all",
+			    "the trigger files (all: hr_pattern where it is mainline's)", false),
 		LAB_OPT_STR("step-ms", &steps_list, "LIST", "step durations, 1..60000 ms", false),
 		{ .name = "steps", .type = LAB_OPT_UINT, .value = &steps, .arg = "N",
 		  .help = "steps per cell, even (the profile's)", .min = 2, .max = 1000000,
@@ -227,6 +230,7 @@ static void parse_run(int argc, char **argv, struct run_opts *o)
 		lab_usage_error("--profile '%s' is not a profile (expected quick or full)", profile);
 	if (mode)
 		parse_modes(mode, o->modes);
+	o->modes_given = mode != NULL;
 	if (steps_list)
 		lab_each_item("--step-ms", steps_list, add_step, o);
 	if (steps % 2)
@@ -277,22 +281,25 @@ static int write_cells(const struct run_opts *o, struct cell_result *cells, size
 		       unsigned int hz)
 {
 	struct atomic_file af;
+	struct utsname u;
 	char name[64];
 	size_t i;
 
+	if (uname(&u))
+		lab_die("uname: %s", strerror(errno));
 	snprintf(name, sizeof(name), "cells-%s.csv", o->load);
 	if (csv_open(&af, o->out, name,
 		     "cell,mode,step_ms,load,steps,repeat,pattern,led,t_open_ns,t_start_ns,"
-		     "t_written_ns,t_end_ns,hz,reads,status"))
+		     "t_written_ns,t_end_ns,hz,reads,status,kernel"))
 		lab_die("cannot write %s/%s", o->out, name);
 	for (i = 0; i < n; i++) {
 		struct cell_result *c = &cells[i];
 
-		fprintf(af.f, "%s,%s,%u,%s,%ld,%d,%s,%s,%llu,%llu,%llu,%llu,%u,%zu,%s\n", c->cell,
+		fprintf(af.f, "%s,%s,%u,%s,%ld,%d,%s,%s,%llu,%llu,%llu,%llu,%u,%zu,%s,%s\n", c->cell,
 			c->mode, c->step_ms, o->load, c->steps, c->repeat, c->pattern, c->led,
 			(unsigned long long)c->t_open, (unsigned long long)c->t_start,
 			(unsigned long long)c->t_written,
-			(unsigned long long)c->t_end, hz, c->reads, c->status);
+			(unsigned long long)c->t_end, hz, c->reads, c->status, u.release);
 	}
 	if (atomic_commit(&af))
 		lab_die("cannot write %s/%s", o->out, name);
@@ -301,11 +308,15 @@ static int write_cells(const struct run_opts *o, struct cell_result *cells, size
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = { .load = "idle", .modes = { true, true } };
+	static const char *const absent[NMODES] = {
+		[MODE_ABS] = "it is the lab's patch; the stock kernels have none",
+		[MODE_HR] = "mainline's hr_pattern is Linux 6.10's",
+	};
+	struct run_opts o = { .load = "idle", .modes = { true, true, true } };
 	struct cell_result *cells;
-	size_t i, per_mode, ncells = 0;
+	size_t i, per_mode, ncells = 0, nrun = 0;
+	bool has[NMODES];
 	unsigned int hz;
-	bool has_abs;
 	int m;
 
 	parse_run(argc, argv, &o);
@@ -313,24 +324,28 @@ int cmd_run(int argc, char **argv)
 		lab_die("cannot create %s: %s", o.out, strerror(errno));
 
 	hz = kernel_hz();
-	has_abs = kernel_has_abs_pattern();
-	if (o.modes[1] && !has_abs)
-		fprintf(stderr, "%s: abs_pattern is not offered by this kernel (it is the lab's patch; "
-			"the stock 6.1 has none): the abs_pattern cells are skipped\n", lab_prog);
+	kernel_modes(has);
+	if (!o.modes_given)
+		o.modes[MODE_HR] = has[MODE_HR];
+	for (m = 0; m < NMODES; m++) {
+		if (o.modes[m] && !has[m])
+			fprintf(stderr, "%s: %s is not offered by this kernel (%s): the %s cells are "
+				"skipped\n", lab_prog, mode_names[m], absent[m], mode_names[m]);
+		nrun += o.modes[m] && has[m];
+	}
 	go_realtime(o.prio);
 
 	/*
-	 * pattern, abs_pattern, pattern, ...: the modes alternate within each
-	 * step duration and the step durations follow each other, so that a
-	 * change in the host's load falls on both modes alike
+	 * pattern, abs_pattern, hr_pattern, pattern, ...: the modes alternate
+	 * within each step duration and the step durations follow each other,
+	 * so that a change in the host's load falls on every mode alike
 	 */
 	per_mode = o.pattern ? 1 : o.ncells;
-	cells = lab_calloc(2 * per_mode, sizeof(*cells), "cells");
+	cells = lab_calloc(NMODES * per_mode, sizeof(*cells), "cells");
 	progress_start(1);
-	progress_part(per_mode * (uint64_t)(o.modes[0] + (o.modes[1] && has_abs)), "cells",
-		      "the cells, %s guest", o.load);
+	progress_part(per_mode * nrun, "cells", "the cells, %s guest", o.load);
 	for (i = 0; i < per_mode; i++) {
-		for (m = 0; m < 2; m++) {
+		for (m = 0; m < NMODES; m++) {
 			struct cell_result *c;
 
 			if (!o.modes[m])
@@ -338,7 +353,7 @@ int cmd_run(int argc, char **argv)
 			c = &cells[ncells++];
 
 			setup_cell(&o, c, m, i);
-			if (m == 1 && !has_abs) {
+			if (!has[m]) {
 				snprintf(c->status, sizeof(c->status), "skipped");
 			} else {
 				progress_what("cell %s", c->cell);
