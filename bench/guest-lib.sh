@@ -109,13 +109,18 @@ probe_start() {
 # histograms: map,key,low,high,value). A bpftrace still running
 # LAB_PROBE_STOP_SECONDS (120) after the SIGINT is killed and the probe fails,
 # so that a stuck probe costs its output, not the rest of the run.
+# The SIGINT is sent again every 10 s: a bpftrace was seen asleep in
+# epoll_wait for 448 s after one, its probes quiet (a signal that came
+# between its check of the flag and its wait would be seen only at the next
+# event), and a second SIGINT ends such a wait.
 probe_stop() {
 	local name=$1 var pid i limit=${LAB_PROBE_STOP_SECONDS:-120}
 	var=PROBE_PID_${name//[^a-zA-Z0-9]/_}
 	pid=${!var}
 	kill -INT "$pid" 2>/dev/null || true
-	for ((i = 0; i < 10 * limit; i++)); do
+	for ((i = 1; i <= 10 * limit; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
+		[ $((i % 100)) -ne 0 ] || kill -INT "$pid" 2>/dev/null || true
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
@@ -136,6 +141,26 @@ probe_stop() {
 	fi
 	wait "$pid" || true
 	"$LAB_SRC/bench/probe2csv.sh" "$LAB_WL_OUT/probe-$name.json" "$LAB_WL_OUT/probe-$name"
+}
+
+# cpus_stuck: the CPUs (" N" each) that ran no task pinned to them within
+# 20 s, or nothing when every CPU did (a CPU stuck in a timer interrupt runs
+# none, while the others may carry on as if nothing happened)
+cpus_stuck() {
+	local c pids=() stuck t
+	for ((c = 0; c < $(nproc --all); c++)); do
+		taskset -c "$c" true >/dev/null 2>&1 &
+		pids[c]=$!
+	done
+	for ((t = 0; t < 40; t++)); do
+		stuck=
+		for c in "${!pids[@]}"; do
+			! kill -0 "${pids[c]}" 2>/dev/null || stuck="$stuck $c"
+		done
+		[ -n "$stuck" ] || break
+		sleep 0.5
+	done
+	echo "$stuck"
 }
 
 # --- The lab's load ------------------------------------------------------------

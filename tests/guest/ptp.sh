@@ -150,7 +150,7 @@ perout() { # perout "CH START_S START_NS PERIOD_S PERIOD_NS": ok or the error
 # and every CPU runs a task pinned to it within 20 s (a CPU stuck in a timer
 # interrupt runs none, while the others may carry on as if nothing happened)
 alive() {
-	local before after c pids=() stuck t
+	local before after stuck
 	before=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
 	sleep 1
 	after=$(phc_ctl "$dev" get | sed -n 's/.*clock time is \([0-9]*\)\..*/\1/p')
@@ -158,18 +158,7 @@ alive() {
 		echo "no (clock $before then $after)"
 		return
 	fi
-	for ((c = 0; c < $(nproc --all); c++)); do
-		taskset -c "$c" true >/dev/null 2>&1 &
-		pids[c]=$!
-	done
-	for ((t = 0; t < 40; t++)); do
-		stuck=
-		for c in "${!pids[@]}"; do
-			! kill -0 "${pids[c]}" 2>/dev/null || stuck="$stuck $c"
-		done
-		[ -n "$stuck" ] || break
-		sleep 0.5
-	done
+	stuck=$(cpus_stuck)
 	if [ -n "$stuck" ]; then
 		echo "no (CPU$stuck ran no task in 20 s)"
 	else

@@ -17,19 +17,8 @@ root_kind() {
 # cpus_answer: every CPU runs a task pinned to it within 20 s (a CPU stuck in
 # a timer interrupt runs none) and a netlink request is answered
 cpus_answer() {
-	local c pids=() stuck t
-	for ((c = 0; c < $(nproc --all); c++)); do
-		taskset -c "$c" true >/dev/null 2>&1 &
-		pids[c]=$!
-	done
-	for ((t = 0; t < 40; t++)); do
-		stuck=
-		for c in "${!pids[@]}"; do
-			! kill -0 "${pids[c]}" 2>/dev/null || stuck="$stuck $c"
-		done
-		[ -n "$stuck" ] || break
-		sleep 0.5
-	done
+	local stuck
+	stuck=$(cpus_stuck)
 	if [ -n "$stuck" ]; then
 		echo "no (CPU$stuck ran no task in 20 s)"
 	elif ! timeout 30 ip -o link show lo >/dev/null 2>&1; then
