@@ -120,7 +120,10 @@ probe_stop() {
 	kill -INT "$pid" 2>/dev/null || true
 	for ((i = 1; i <= 10 * limit; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
-		[ $((i % 100)) -ne 0 ] || kill -INT "$pid" 2>/dev/null || true
+		if [ $((i % 100)) -eq 0 ]; then
+			echo "probe $name: bpftrace still running $((i / 10)) s after SIGINT: sent again" >&2
+			kill -INT "$pid" 2>/dev/null || true
+		fi
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then

@@ -85,10 +85,13 @@ for ((i = 1; i <= loops; i++)); do
 		where_is "${!var}" &
 		wpid=$!
 		rc=0
-		bounded 180 "loop $i: probe_stop $p" probe_stop "$p" 2>>"$LAB_WL_OUT/probe.err" || rc=$?
+		bounded 180 "loop $i: probe_stop $p" probe_stop "$p" 2>"$LAB_WL_OUT/probe-stop.err" || rc=$?
 		kill "$wpid" 2>/dev/null || :
 		wait "$wpid" || :
 		echo "# loop $i: probe_stop $p took $((SECONDS - t1)) s"
+		# what probe_stop said (a SIGINT sent again), in the log and probe.err
+		sed 's/^/#   /' "$LAB_WL_OUT/probe-stop.err"
+		cat "$LAB_WL_OUT/probe-stop.err" >>"$LAB_WL_OUT/probe.err"
 		check "loop $i: bpftrace $p stops and its output is turned into CSV" 0 "$rc"
 	done
 	echo "# loop $i: probes stopped $((SECONDS - t0)) s in"
