@@ -8,8 +8,8 @@
  * Each RUN is a run folder (meta.json, <workload>/summary.json). A metric is
  * a workload, a name and its params (never its counts, which move from
  * boot to boot; of a format 1 summary, its params less those that were
- * counts); its per-boot value is the median the run's summary gives it. Writes DIR/compare.json (one object per metric)
- * and DIR/compare.txt (also printed): the warnings, the metrics found
+ * counts); its per-boot value is the median the run's summary gives it.
+ * Writes DIR/compare.json (one object per metric) and DIR/compare.txt (also printed): the warnings, the metrics found
  * changed ranked by effect, then the rest, then the metrics one side lacks.
  * --asked names the meta.json keys the comparison is meant to change (for
  * example kernel_flavour); any other difference between or within the
