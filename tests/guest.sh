@@ -70,8 +70,9 @@ newrun() {
 	)
 	printf 'export LAB_EXPECT_KEY=%q LAB_EXPECT_CONFIG_HASH=%q LAB_EXPECT_NET=%q LAB_EXPECT_FLAVOUR=%q\n' \
 		"${build[key]}" "${build[config_hash]}" "$expect_net" "$flavour" >"$base/$1/guest/job.sh"
-	# The fuzz suites' seed and bounds, when given, reach the guest
-	for v in LAB_FUZZ_SEED LAB_FUZZ_ITERATIONS LAB_FUZZ_SECONDS; do
+	# The fuzz suites' seed and bounds, and routedump-loop's loop count, when
+	# given, reach the guest
+	for v in LAB_FUZZ_SEED LAB_FUZZ_ITERATIONS LAB_FUZZ_SECONDS LAB_ROUTEDUMP_LOOPS; do
 		[ -z "${!v:-}" ] || printf 'export %s=%q\n' "$v" "${!v}" >>"$base/$1/guest/job.sh"
 	done
 	echo "$base/$1"
