@@ -409,14 +409,15 @@ B=1000000000000
 	echo "1,1,64,$((B + 12400000)),$((B + 12450000)),0,0"
 } >"$tp/packets.csv"
 # The advance histograms (every advance: 3 of 10 us, 1 of 150 us, 1 of 2.05 ms,
-# 1 beyond 1 s) and 2 of the 6 advances printed
+# 1 beyond 1 s), 2 early ones, and 2 of the 8 advances printed
 {
 	echo "map,key,low,high,value"
 	echo '"@advance_late_us_fine","",0,9,3'
 	echo '"@advance_late_us_fine","",150,159,1'
 	echo '"@advance_late_us_mid","",2000,2099,1'
 	echo '"@advance_late_us_coarse","",1000000,,1'
-	echo '"@advances","","","",6'
+	echo '"@advance_early","","","",2'
+	echo '"@advances","","","",8'
 	echo "lost_events,,,,3"
 } >"$tp/probe-taprio_gate-maps.csv"
 {
@@ -454,17 +455,20 @@ check "taprio report: class 1's packet with no TX timestamp is shown (no_timesta
 check "taprio report: class 1's target is NOT MET by its packet with no TX timestamp" "false 1" \
 	"$(jq -r '.[] | select(.target | startswith("class 1:")) | [.met, .measured] | map(tostring) | join(" ")' "$tp/targets.json")"
 ta() { jq -r --arg n "$1" --arg f "$2" '[.metrics[] | select(.name == $n)][0] | .[$f] | tostring' "$tp/summary.json"; }
-check "taprio report: advance lateness counts every advance of the histograms, not the 2 printed" 6 \
+check "taprio report: advance lateness counts every advance, the 2 early ones too, not the 2 printed" 8 \
 	"$(ta advance_lateness_us n)"
-check "taprio report: each advance at its bucket's middle (median of 4.5 x3, 154.5, 2049.5, 1e6)" 79.5 \
+check "taprio report: each advance at its bucket's middle, an early one at 0 (median of 0 x2, 4.5 x3, 154.5, 2049.5, 1e6)" 4.5 \
 	"$(ta advance_lateness_us median)"
+check "taprio report: advances_early counts them" 2 "$(ta advances_early median)"
+check "taprio report: the advance CDF starts with the early ones at 0 us" "0,0.250000,8" \
+	"$(sed -n 2p "$tp/advance.csv")"
 check "taprio report: an advance beyond the histogram counted at its lower bound" 1000000 \
 	"$(ta advance_lateness_us max)"
-check "taprio report: the timeline lost 4 of the 6 advances" 4 "$(ta advance_timeline_lost median)"
+check "taprio report: the timeline lost 6 of the 8 advances" 6 "$(ta advance_timeline_lost median)"
 check "taprio report: bpftrace's own lost-event count is shown" 3 \
 	"$(jq -r '[.metrics[] | select(.name == "advance_timeline_lost")][0].counts.bpftrace_lost_events' "$tp/summary.json")"
 check "taprio report: the timeline's counts ride in counts, its params are what it was measured at" \
-	'{"probe":"tracepoint","schedule":"three-class-10ms.sched"} {"advances":6,"bpftrace_lost_events":3,"printed":2}' \
+	'{"probe":"tracepoint","schedule":"three-class-10ms.sched"} {"advances":8,"bpftrace_lost_events":3,"printed":2}' \
 	"$(jq -c -S '[.metrics[] | select(.name == "advance_timeline_lost")][0] | .params, .counts' "$tp/summary.json" | paste -sd ' ')"
 check "taprio report: packets_seen_by_probe in violations_at_dequeue's counts, not its params" "2 null" \
 	"$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue" and .params.tc == "0")][0] | [.counts.packets_seen_by_probe, .params.packets_seen_by_probe] | map(tostring) | join(" ")' "$tp/summary.json")"
@@ -484,8 +488,8 @@ check "taprio report: gate-marks.csv, the TX outside its window and the probe's 
 	"$(grep -c '^outside,0,13.100000$' "$tp/gate-marks.csv") $(grep -c '^decision,' "$tp/gate-marks.csv")"
 check "taprio report: latency.csv, class 0's gate lateness as a CDF of the packets sent" "0,gate_lateness,50.000,0.500000 0,gate_lateness,150.000,1.000000 " \
 	"$(grep '^0,gate_lateness,' "$tp/latency.csv" | tr '\n' ' ')"
-check "taprio report: advance.csv, the histograms' CDF, each bucket at its upper end" "10,0.500000,6" \
-	"$(sed -n 2p "$tp/advance.csv")"
+check "taprio report: advance.csv, the histograms' CDF, each bucket at its upper end" "10,0.625000,8" \
+	"$(sed -n 3p "$tp/advance.csv")"
 cp "$tp/summary.json" "$tmp/taprio-first.json"
 "$root/build/taprio" report --out "$tp" 2>/dev/null >/dev/null
 check "taprio report run again on its own output: the same summary.json" same \

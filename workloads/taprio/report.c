@@ -284,9 +284,11 @@ static int timeline_figure(const char *dir, const char *probe, const struct run_
 
 /*
  * The advance lateness of probe @probe from the kernel's histograms in
- * @dir/probe-@probe-maps.csv (@advance_late_us_*: every advance, none
- * lost), each advance at its bucket's middle (the overflow bucket's at its
- * lower bound); and how many of them the printf timeline lost: the advances
+ * @dir/probe-@probe-maps.csv (@advance_late_us_*: every advance that ran
+ * at or after its start, none lost; @advance_early: those that ran before
+ * it), each advance at its bucket's middle (the overflow bucket's at its
+ * lower bound, an early one at 0 us, the upper bound of its lateness, so a
+ * percentile is never below the true one); and how many of them the printf timeline lost: the advances
  * the kernel counted (@advances) less the advance lines printed, and
  * bpftrace's own lost-event count (the lost_events row). With @figures,
  * advance.csv and advance-timeline.csv too.
@@ -328,6 +330,13 @@ static int report_advances(struct out *o, const char *dir, const char *probe, co
 			vpush(&x, at);
 	}
 	csv_read_close(&c);
+	/* The early advances at 0 us, the upper bound of their lateness (< 0) */
+	if (early > 0) {
+		b = lab_realloc(b, nb + 1, sizeof(*b), "histogram buckets");
+		b[nb++] = (struct bucket){ 0, early };
+		for (v = early; v > 0; v--)
+			vpush(&x, 0);
+	}
 	if (!x.n) {
 		free(b);
 		return 0;
