@@ -41,10 +41,11 @@ static void dumps(FILE *f, const char *mode, int pct, double ms, int answer, int
 
 /*
  * The run: @good numbers make every target met, otherwise every one is
- * NOT MET. strict_table / legacy at 1 %: 0.01 or 0.5; strict_all / ip:
- * 0.2 or 1.7; user share of strict_all: 0.002 or 0.5; ours one route a
- * request / ip -batch without start-up: 2 or 0.5; batched insert / the
- * kernel's own rate: 0.9 or 0.2.
+ * NOT MET. strict_table / legacy at 1 %: 0.01 or 0.5; strict_all / ip
+ * less its start-up (about 20 ms of its 30): 0.6 or 1.5 (0.5 with the
+ * start-up left in, which was MET); user share of strict_all: 0.002 or
+ * 0.5; ours one route a request / ip -batch without start-up: 2 or 0.5;
+ * batched insert / the kernel's own rate: 0.9 or 0.2.
  */
 static void fixture(bool good)
 {
@@ -56,7 +57,7 @@ static void fixture(bool good)
 	dumps(f, "legacy_userfilter", 1, 20, 100, 10000);
 	dumps(f, "legacy_userfilter", 100, 21, 10000, 10000);
 	dumps(f, "strict_table", 1, good ? 0.2 : 10, 100, 100);
-	dumps(f, "strict_all", 100, good ? 6 : 51, 10000, 10000);
+	dumps(f, "strict_all", 100, good ? 6 : 15, 10000, 10000);
 	fclose(f);
 	f = file("iproute2.csv", "family,routes,mode,rep,warmup,wall_ms,user_ms,sys_ms,lines,expected,ok");
 	for (k = 0; k <= 5; k++) {
