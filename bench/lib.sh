@@ -131,13 +131,35 @@ ab_order() {
 	if [ $(($1 % 2)) = 1 ]; then echo a b; else echo b a; fi
 }
 
+# host_report DIR: the report of workload folder DIR (its name is the
+# workload's) run on the host, with the reasons its driver gave
+# (DIR/failures.txt), into DIR/report.log; nothing when the guest wrote
+# DIR/summary.json already or left no folder. Returns 1 when it fails.
+host_report() {
+	local d=$1 w args=() f rc=0
+	w=$(basename -- "$d")
+	[ -d "$d" ] && [ ! -f "$d/summary.json" ] || return 0
+	if [ -f "$d/failures.txt" ]; then
+		while IFS= read -r f; do
+			[ -z "$f" ] || args+=(--failed "$f")
+		done <"$d/failures.txt"
+	fi
+	log report "$w: its report on the host"
+	"$LAB_ROOT/build/$w" report --out "$d" "${args[@]}" 2>"$d/report.log" || rc=$?
+	[ "$rc" = 0 ] || log report "$w: its report exited $rc (see $d/report.log)"
+	return $((rc != 0))
+}
+
 # ab_boot_spec SIDE I RESULTS: SPEC, an A/B's spec, made the run spec of the
 # I-th boot of SIDE (a or b), into RESULTS/<SIDE><I>: its kernel, on the B
-# side the command line and sysctls asked for, and after the side's first
-# boot replicate=1 (its conformance and probe passes are not run again)
+# side the command line and sysctls asked for, after the side's first
+# boot replicate=1 (its conformance and probe passes are not run again),
+# and report_on=host (the workloads' reports run on the host, not in the
+# slow guest)
 ab_boot_spec() {
 	local cl
 	spec_set command run
+	spec_set report_on host
 	spec_set kernel "$(spec_get "ab.$1")"
 	spec_set results "$3"
 	spec_set run_name "$1$2"

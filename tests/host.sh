@@ -133,6 +133,15 @@ toy() { # toy SPEC_LINES...: the toy's phases that ran, by the spec given
 }
 check "a first boot runs the phases declared once" "checks.ran measurement.ran " "$(toy profile=quick)"
 check "a replicate boot skips them, and measures" "measurement.ran " "$(toy profile=quick replicate=1)"
+# report_on=host (an A/B's boots): the guest leaves the report, and the
+# reasons for it, to the host (bench/lib.sh host_report)
+toy profile=quick report_on=host >/dev/null
+check "report_on=host: the guest writes no summary, only failures.txt" "failures.txt" \
+	"$(for f in summary.json failures.txt; do [ ! -f "$tmp/out/toy/$f" ] || echo "$f"; done)"
+rc=0
+(LAB_ROOT=$tmp/src && host_report "$tmp/out/toy") 2>/dev/null || rc=$?
+check "report_on=host: host_report runs the workload's report on the host" "0 yes" \
+	"$rc $([ -f "$tmp/out/toy/summary.json" ] && echo yes || echo no)"
 
 mkdir -p "$tmp/kernel/patches/6.1"
 cp kernel/lab.config "$tmp/kernel/"

@@ -251,6 +251,8 @@ check "ab as cells: two boots a side boot in ABBA order" "a1 b1 b2 a2" \
 	"$(cut -f1 "$adir/cells.tsv" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
 check "ab as cells: the second boot of a side is a replicate (no conformance, no probe pass), the first not" \
 	"a1= b1= b2=1 a2=1" "$(for c in a1 b1 b2 a2; do printf '%s=%s ' "$c" "$(sed -n 's/^replicate=//p' "$adir/cells/$c.spec")"; done | sed 's/ $//')"
+check "ab as cells: every boot's report runs on the host (report_on=host)" "a1=host b1=host b2=host a2=host" \
+	"$(for c in a1 b1 b2 a2; do printf '%s=%s ' "$c" "$(sed -n 's/^report_on=//p' "$adir/cells/$c.spec")"; done | sed 's/ $//')"
 
 # --- a schedule sweep: the merge's tuning recommendation ----------------------------------
 mkdir -p "$tmp/sched"

@@ -354,7 +354,7 @@ static size_t warnings(const struct cmp *c, const char *asked, FILE *out, json_t
 enum { T_BOOT, T_SETUP, T_CONFORM, T_MEASURE, T_PROBES, T_REPORT, T_BETWEEN, T_HOST, T_WAIT, T_N };
 static const char *const t_names[T_N] = {
 	"boot", "set-up", "conformance", "measurement", "probes", "report in the guest",
-	"between phases", "host (kernel, report, plots)", "waiting between boots",
+	"between phases", "host (kernel, reports, plots)", "waiting between boots",
 };
 
 static double iso_time(json_t *meta, const char *key)
