@@ -213,6 +213,63 @@ static void hr_pattern_of(const char *kernel, const char *want, const char *not)
 	json_decref(sum);
 }
 
+/*
+ * An abs_pattern cell drifting @drift_ns a step, in @d: a trigger timed
+ * from its previous step, not from the pattern's start. Its changes must be
+ * matched in order, not folded into skips: the drift is seen, and the
+ * target NOT MET.
+ */
+static void drifting(const char *name, unsigned long long drift_ns)
+{
+	char d[256], path[512], *why = NULL;
+	json_t *sum, *tg, *t;
+	FILE *cells, *probe, *uh;
+	double want = drift_ns / 1e6 * 1000;
+	size_t i;
+	int k;
+
+	snprintf(d, sizeof(d), "%s/%s", dir, name);
+	if (mkdir(d, 0755))
+		tap_bail("cannot make %s", d);
+	cells = tap_fixture(d, "cells-idle.csv", NULL);
+	fprintf(cells, "cell,mode,step_ms,load,steps,repeat,pattern,led,t_open_ns,t_start_ns,"
+		"t_written_ns,t_end_ns,hz,reads,status,kernel\n");
+	fprintf(cells, "hr-10,hr_pattern,10,idle,%d,-1,255 10 255 0 0 10 0 0,led-hr,%llu,%llu,%llu,"
+		"%llu,250,%d,ok,6.1.192\n", STEPS, T_HR - 1000, T_HR, T_HR + 1000,
+		T_HR + STEPS * (STEP_NS + drift_ns) + STEP_NS, STEPS);
+	fclose(cells);
+	probe = tap_fixture(d, "probe-led_timer.csv", "event,t_ns,led,value,late_ticks,late_ns,cpu");
+	uh = tap_fixture(d, "user-hr-10.csv", "read,t_ns,brightness");
+	for (k = 0; k < STEPS; k++)
+		change(probe, uh, "led-hr", k, T_HR + k * (STEP_NS + drift_ns) + LATE_NS);
+	fclose(probe);
+	fclose(uh);
+	k = report(d);
+	tap_ok(k == 0 || k == 1, "%s: report ran, exit %d", name, k);
+	sum = summary_of(d);
+	snprintf(path, sizeof(path), "%s: the drift is seen, not folded into the pattern's period "
+		 "(ms/1000 steps)", name);
+	tap_eq_dbl(num(metric(sum, "drift_ms_per_1000_steps", "abs_pattern", "kernel"), "median"), want,
+		   want * 1e-3, path);
+	snprintf(path, sizeof(path), "%s: no step counted as skipped", name);
+	tap_eq_dbl(num(metric(sum, "skipped_changes", "abs_pattern", NULL), "median"), 0, 0, path);
+	json_decref(sum);
+	snprintf(path, sizeof(path), "%s/targets.json", d);
+	tg = json_load_file(path, 0, NULL);
+	json_array_foreach(tg, i, t)
+		if (!strcmp(json_string_value(json_object_get(t, "target")) ?: "", "abs_pattern_drift"))
+			why = json_is_false(json_object_get(t, "met")) ? "NOT MET" : "not NOT MET";
+	tap_ok(why && !strcmp(why, "NOT MET"), "%s: abs_pattern_drift is NOT MET: got %s", name,
+	       why ? why : "no such target");
+	json_decref(tg);
+}
+
+LAB_TEST(abs_pattern_drifting)
+{
+	drifting("drift-0.5ms", 500000);
+	drifting("drift-6ms", 6000000);
+}
+
 LAB_TEST(hr_pattern_by_kernel)
 {
 	hr_pattern_of("6.1.192", "abs_pattern", "hr_pattern");

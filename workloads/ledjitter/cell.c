@@ -80,22 +80,36 @@ static long *model_index(long n)
 }
 
 /*
- * The model change after @prev that a change to @b at @t (ns) shows. The
- * jiffies pattern takes every step, each timed from the one before: the
- * next change with that brightness. abs_pattern takes each step at its ideal
- * time or, after a stall, skips to the step it is at: the last change with
- * that brightness whose ideal time has come (the next one when none has,
- * as for a change seen a little before its ideal time). -1 when none.
+ * The model change after @prev that a change to @b at @t (ns) shows; @tprev
+ * is the time of the change @prev was. The jiffies pattern takes every
+ * step, each timed from the one before: the next change with that
+ * brightness. abs_pattern takes each step at its ideal time or, after a
+ * stall, skips to the step it is at: the last change with that brightness
+ * whose ideal time has come (the next one when none has, as for a change
+ * seen a little before its ideal time), and only as far as the interval
+ * since @prev holds the steps skipped. That interval is allowed @prev's own
+ * lateness, at most @prev's step (an abs_pattern change later than its step
+ * would have been the next step's): otherwise a trigger drifting late would
+ * fold into skips, every error into the pattern's period. -1 when none.
  */
-static long model_change_of(const struct match *m, long prev, uint64_t t, int b)
+static long model_change_of(const struct match *m, long prev, uint64_t tprev, uint64_t t, int b)
 {
+	const struct led_step *ms = m->ms;
 	uint64_t since = t > m->c->t_start ? t - m->c->t_start : 0;
+	double room = INFINITY;
 	long j, found = -1;
 
+	if (prev >= 0 && prev + 1 < m->nmodel && t > tprev) {
+		double late = ((double)tprev - (double)m->c->t_start) / 1e6 - (double)ms[prev].t_ms;
+		double step = (double)(ms[prev + 1].t_ms - ms[prev].t_ms);
+
+		room = (double)(t - tprev) / 1e6 + fmin(fmax(late, 0), step);
+	}
 	for (j = prev + 1; j < m->nmodel; j++) {
-		if ((int)m->ms[j].brightness != b)
+		if ((int)ms[j].brightness != b)
 			continue;
-		if (found >= 0 && m->ms[j].t_ms * 1000000 > since)
+		if (found >= 0 && (ms[j].t_ms * 1000000 > since ||
+				   (prev >= 0 && (double)(ms[j].t_ms - ms[prev].t_ms) > room)))
 			break;
 		found = j;
 		if (!mode_is_abs(m->c->mode))
@@ -141,7 +155,7 @@ static void match_kernel(struct match *m)
 	m->kidx = lab_calloc(k->n, sizeof(long), "kernel change index");
 	m->kmodel = model_index(m->nmodel);
 	for (i = 0; i < k->n; i++) {
-		j = model_change_of(m, prev, k->t[i], k->b[i]);
+		j = model_change_of(m, prev, i ? k->t[i - 1] : 0, k->t[i], k->b[i]);
 		if (j < 0)
 			break;
 		m->kidx[i] = j;
@@ -190,7 +204,8 @@ static void match_user(struct match *m, bool kernel)
 			kc = kernel_change_of(m, i, kprev);
 			mj = kc >= 0 ? m->kidx[kc] : -1;
 		} else {
-			mj = model_change_of(m, prev, u->t[i], u->b[i]);
+			mj = model_change_of(m, prev, prev >= 0 ? u->t[m->umodel[prev]] : 0, u->t[i],
+					     u->b[i]);
 		}
 		if (mj < 0 || mj >= m->nmodel)
 			continue;
