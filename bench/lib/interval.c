@@ -110,21 +110,56 @@ int ci_quantile(const double *x, size_t n, double p, struct ci *ci)
 	return 0;
 }
 
+/* Wilson's interval of the fraction @f of @n trials (n may be an effective, fractional one) */
+static void wilson(double f, double n, struct ci *ci)
+{
+	double z2 = Z95 * Z95, c, h;
+
+	c = (f + z2 / (2.0 * n)) / (1 + z2 / n);
+	h = Z95 / (1 + z2 / n) * sqrt(f * (1 - f) / n + z2 / (4.0 * n * n));
+	ci->lo = f <= 0 ? 0 : fmax(0, c - h);
+	ci->hi = f >= 1 ? 1 : fmin(1, c + h);
+	ci->of = "fraction";
+}
+
 void ci_wilson(size_t k, size_t n, struct ci *ci)
 {
-	double f, z2 = Z95 * Z95, c, h;
-
 	if (!n || k > n) {
 		none(ci, "fraction", "no trials");
 		return;
 	}
-	f = (double)k / n;
-	c = (f + z2 / (2.0 * n)) / (1 + z2 / n);
-	h = Z95 / (1 + z2 / n) * sqrt(f * (1 - f) / n + z2 / (4.0 * n * n));
-	ci->lo = k == 0 ? 0 : fmax(0, c - h);
-	ci->hi = k == n ? 1 : fmin(1, c + h);
-	ci->of = "fraction";
+	wilson((double)k / n, (double)n, ci);
 	ci->method = "Wilson";
+}
+
+void ci_wilson_clusters(const size_t *k, const size_t *m, size_t nclusters, struct ci *ci)
+{
+	double K = 0, N = 0, f, v = 0, deff = 1;
+	size_t c, used = 0;
+
+	for (c = 0; c < nclusters; c++) {
+		if (k[c] > m[c]) {
+			none(ci, "fraction", "a cluster with more successes than trials");
+			return;
+		}
+		K += (double)k[c];
+		N += (double)m[c];
+		used += m[c] > 0;
+	}
+	if (used < CI_CLUSTERS_MIN) {
+		none(ci, "fraction", "fewer than 5 clusters with trials");
+		return;
+	}
+	f = K / N;
+	if (f > 0 && f < 1) {
+		for (c = 0; c < nclusters; c++)
+			v += ((double)k[c] - f * (double)m[c]) * ((double)k[c] - f * (double)m[c]);
+		/* the clusters' variance of f (ratio estimator) over the binomial one */
+		v = v * (double)used / (double)(used - 1) / (N * N);
+		deff = fmax(1, v / (f * (1 - f) / N));
+	}
+	wilson(f, N / deff, ci);
+	ci->method = "Wilson, clusters' design effect";
 }
 
 void ci_mean(const double *x, size_t n, struct ci *ci)

@@ -14,6 +14,8 @@
  *                   (the median needs n >= 6, p99 n >= 368: ci_quantile_min_n).
  *   ci_wilson       a fraction k / n (Wilson score interval): behaves at 0
  *                   and at n, where the normal interval collapses.
+ *   ci_wilson_clusters  the same for trials that fail together (packets or
+ *                   LED steps of one stall): Wilson on the effective n.
  *   ci_mean         mean, Student's t.
  *   ci_slope        least-squares slope of y on x, Student's t on n - 2.
  *   ci_ratio        median(num) / median(den), percentile bootstrap over
@@ -55,6 +57,17 @@ size_t ci_quantile_min_n(double p);
 
 /* ci_wilson - interval of the fraction @k / @n (n > 0), as a fraction. */
 void ci_wilson(size_t k, size_t n, struct ci *ci);
+
+/*
+ * ci_wilson_clusters - interval of the fraction sum(@k) / sum(@m) of trials
+ * that come in @nclusters clusters (@k[c] of @m[c] in cluster c: a time
+ * block, where one stall fails many trials at once): a Wilson interval on
+ * the effective number of trials, sum(m) / deff, with deff the design
+ * effect (the clusters' variance of the fraction over the binomial one,
+ * at least 1; 1 when the fraction is 0 or 1, where the clusters say
+ * nothing about it). NAN below CI_CLUSTERS_MIN clusters with trials.
+ */
+void ci_wilson_clusters(const size_t *k, const size_t *m, size_t nclusters, struct ci *ci);
 
 /* ci_mean - t interval of the mean of @n samples (n >= 2). */
 void ci_mean(const double *x, size_t n, struct ci *ci);

@@ -66,6 +66,41 @@ LAB_TEST(wilson)
 	tap_ok(isnan(ci.lo), "Wilson with no trials: no interval, because \"%s\"", ci.method);
 }
 
+/*
+ * 1000 trials in 10 clusters of 100 with 10 failures: one in each cluster
+ * is plain Wilson; all ten in one cluster (one stall) is Wilson on about
+ * 99 effective trials (design effect 10.1), a wider interval
+ */
+LAB_TEST(wilson_clusters)
+{
+	size_t m[10], spread[10], one[10], i;
+	struct ci ci, plain;
+
+	for (i = 0; i < 10; i++) {
+		m[i] = 100;
+		spread[i] = 99;
+		one[i] = i ? 100 : 90;
+	}
+	ci_wilson(990, 1000, &plain);
+	ci_wilson_clusters(spread, m, 10, &ci);
+	tap_ok(fabs(ci.lo - plain.lo) < 1e-12 && fabs(ci.hi - plain.hi) < 1e-12,
+	       "failures spread over the clusters: plain Wilson [%g, %g] (got [%g, %g])", plain.lo,
+	       plain.hi, ci.lo, ci.hi);
+	ci_wilson_clusters(one, m, 10, &ci);
+	tap_ok(fabs(ci.lo - 0.945149) < 1e-5 && fabs(ci.hi - 0.998245) < 1e-5,
+	       "failures in one cluster: Wilson on 1000 / 10.1 trials, [0.9451, 0.9982] (got [%g, %g], %s)",
+	       ci.lo, ci.hi, ci.method);
+	tap_ok(ci.lo < plain.lo && ci.hi > plain.hi, "clustered failures give the wider interval");
+	for (i = 0; i < 10; i++)
+		one[i] = 100;
+	ci_wilson_clusters(one, m, 10, &ci);
+	ci_wilson(1000, 1000, &plain);
+	tap_ok(ci.lo == plain.lo && ci.hi == 1, "no failure: plain Wilson, [%g, 1] (got [%g, %g])", plain.lo,
+	       ci.lo, ci.hi);
+	ci_wilson_clusters(one, m, 4, &ci);
+	tap_ok(isnan(ci.lo), "4 clusters: no interval, because \"%s\"", ci.method);
+}
+
 LAB_TEST(mean_slope)
 {
 	const double m[] = { 1, 2, 3, 4, 5 };

@@ -164,6 +164,9 @@ LAB_TEST(abs_pattern)
 	       num(json_object_get(d, "ci95"), "lo") < 100.0 * 2 / STEPS &&
 	       num(json_object_get(d, "ci95"), "hi") > 100.0 * 2 / STEPS,
 	       "abs_pattern: the share has a Wilson interval around it");
+	tap_ok(d && !strcmp(json_string_value(json_object_get(json_object_get(d, "ci95"), "method")) ?: "",
+			    "Wilson, clusters' design effect"),
+	       "abs_pattern: the share's interval is on the effective n of half-second blocks of steps");
 	tap_eq_dbl(num(metric(sum, "step_error_us", "abs_pattern", "kernel"), "median"),
 		   LATE_NS / 1e3, 0.01, "abs_pattern: step error median is the 0.2 ms lateness (us)");
 	tap_eq_dbl(num(metric(sum, "interval_error_us", "abs_pattern", "kernel"), "max"),

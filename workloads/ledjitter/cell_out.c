@@ -262,6 +262,29 @@ static void lateness_out(struct outputs *o, const struct match *m, const struct 
 	free(e);
 }
 
+/*
+ * The interval of the skipped steps' share: the model's changes up to the
+ * last one the kernel observer saw, in half-second blocks of their ideal
+ * time (one stall skips several steps at once), Wilson on the blocks'
+ * effective n (ci_wilson_clusters)
+ */
+static void skipped_ci(const struct match *m, struct ci *ci)
+{
+	long last = m->ob[0].step[m->ob[0].n - 1], j;
+	size_t nb = (size_t)(m->ms[last].t_ms / 500) + 1, b;
+	size_t *skipped = lab_calloc(nb, sizeof(size_t), "blocks");
+	size_t *steps = lab_calloc(nb, sizeof(size_t), "blocks");
+
+	for (j = 0; j <= last; j++) {
+		b = (size_t)(m->ms[j].t_ms / 500);
+		steps[b]++;
+		skipped[b] += m->kmodel[j] < 0;
+	}
+	ci_wilson_clusters(skipped, steps, nb, ci);
+	free(skipped);
+	free(steps);
+}
+
 void cell_metrics(struct outputs *o, const struct match *m, const struct kevents *k,
 		  struct cell_stats *cs)
 {
@@ -283,7 +306,7 @@ void cell_metrics(struct outputs *o, const struct match *m, const struct kevents
 	/*
 	 * abs_pattern's steps skipped after a stall (and the kernel observer's
 	 * lost changes): the count, and its share of the steps up to the last
-	 * one seen with a Wilson interval
+	 * one seen with its interval (skipped_ci)
 	 */
 	if (k->present) {
 		double skipped = (double)cs->kernel_skipped;
@@ -291,8 +314,8 @@ void cell_metrics(struct outputs *o, const struct match *m, const struct kevents
 		struct ci ci;
 
 		report_metric(o, "skipped_changes", lp, "changes", &skipped, 1);
-		if (steps) {
-			ci_wilson((size_t)cs->kernel_skipped, steps, &ci);
+		if (steps && m->ob[0].n) {
+			skipped_ci(m, &ci);
 			ci.lo *= 100;
 			ci.hi *= 100;
 			estimate(o, "skipped_changes_pct", lp, "% of steps",

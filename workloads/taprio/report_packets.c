@@ -43,8 +43,35 @@ struct pkts {
 	int64_t *txs;
 	int *tcs_of;
 	bool *in_of;		/* inside its window at TX */
+	/* Per class, per half-second block of wake-up times: packets sent, inside */
+	size_t *blk_sent[TSCHED_MAX_TC], *blk_in[TSCHED_MAX_TC], nblk[TSCHED_MAX_TC];
+	int64_t blk0[TSCHED_MAX_TC];
 	int maxtc;
 };
+
+/* The clusters of in_window_pct: half-second blocks, longer than a vCPU stall */
+#define BLOCK_NS 500000000LL
+
+/* Count a packet of class @tc woken at @w (ns) in its block: sent, and inside or not */
+static void count_block(struct pkts *p, int tc, int64_t w, bool in)
+{
+	size_t b, i;
+
+	if (!p->nblk[tc])
+		p->blk0[tc] = w;
+	b = w > p->blk0[tc] ? (size_t)((w - p->blk0[tc]) / BLOCK_NS) : 0;
+	if (b >= 100000)
+		return;
+	if (b >= p->nblk[tc]) {
+		p->blk_sent[tc] = lab_realloc(p->blk_sent[tc], b + 1, sizeof(size_t), "blocks");
+		p->blk_in[tc] = lab_realloc(p->blk_in[tc], b + 1, sizeof(size_t), "blocks");
+		for (i = p->nblk[tc]; i <= b; i++)
+			p->blk_sent[tc][i] = p->blk_in[tc][i] = 0;
+		p->nblk[tc] = b + 1;
+	}
+	p->blk_sent[tc][b]++;
+	p->blk_in[tc][b] += in;
+}
 
 enum { C_TC, C_SEQ, C_WAKE, C_SCHED, C_TX, C_RX, NCOL };
 static const char *const cols[NCOL] = { "tc", "seq", "wake_ns", "sched_ns", "tx_ns", "rx_ns" };
@@ -94,11 +121,12 @@ static void read_row(struct pkts *p, const struct run_record *rec, const struct 
 	if (tc > p->maxtc)
 		p->maxtc = tc;
 	p->sent[tc]++;
+	in = tx && tsched_gate(s, rec->base, tc, tx, NULL, NULL, NULL);
+	count_block(p, tc, w > 0 ? w : tx, in);
 	if (!tx) {
 		p->notx[tc]++;
 		return;
 	}
-	in = tsched_gate(s, rec->base, tc, tx, NULL, NULL, NULL);
 	if (!rx)
 		p->norx[tc]++;
 	if (in)
@@ -153,6 +181,8 @@ static void free_packets(struct pkts *p)
 			free(p->lat[tc][k].x);
 		free(p->wq[tc].x);
 		free(p->byseq[tc]);
+		free(p->blk_sent[tc]);
+		free(p->blk_in[tc]);
 	}
 	free(p->txs);
 	free(p->tcs_of);
@@ -283,7 +313,9 @@ static void report_dequeues(struct out *o, const char *dir, const struct run_rec
 /*
  * in_window_pct of class @tc: the packets shown inside their window out of
  * all packets sent (one without a TX timestamp counts as not shown), with
- * its Wilson interval; and the packets with no TX timestamp, counted
+ * its Wilson interval on the effective n of its half-second blocks (a vCPU
+ * stall delays many packets at once: ci_wilson_clusters); and the packets
+ * with no TX timestamp, counted
  */
 static void in_window(struct out *o, const struct pkts *p, int tc, const char *const *tcp)
 {
@@ -291,7 +323,7 @@ static void in_window(struct out *o, const struct pkts *p, int tc, const char *c
 	struct ci ci;
 
 	if (p->sent[tc]) {
-		ci_wilson(p->inside[tc], p->sent[tc], &ci);
+		ci_wilson_clusters(p->blk_in[tc], p->blk_sent[tc], p->nblk[tc], &ci);
 		ci.lo *= 100;
 		ci.hi *= 100;
 		report_estimate(o, "in_window_pct", tcp, "% of packets sent",
