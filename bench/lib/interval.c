@@ -386,3 +386,83 @@ out:
 	free(cnt);
 	return err;
 }
+
+int ci_ratio_clusters(const double *num, const size_t *cnum, size_t nnum, size_t knum,
+		      const double *den, const size_t *cden, size_t nden, size_t kden,
+		      uint64_t seed, double *ratio, struct ci *ci)
+{
+	struct clustered a = { 0 }, b = { 0 };
+	unsigned int *ca = NULL, *cb = NULL, r;
+	double *rep = NULL, md;
+	struct fuzz_rng g;
+	size_t i;
+	int err = -EINVAL;
+
+	if (!nnum || !nden || !knum || !kden)
+		return -EINVAL;
+	for (i = 0; i < nnum; i++)
+		if (!isfinite(num[i]) || cnum[i] >= knum)
+			return -EINVAL;
+	for (i = 0; i < nden; i++)
+		if (!isfinite(den[i]) || cden[i] >= kden)
+			return -EINVAL;
+	err = clustered_make(&a, num, cnum, nnum, knum);
+	if (!err)
+		err = clustered_make(&b, den, cden, nden, kden);
+	if (err)
+		goto out;
+	md = stats_percentile_sorted(b.all, nden, 0.5);
+	if (md == 0) {
+		err = -EINVAL;
+		goto out;
+	}
+	*ratio = stats_percentile_sorted(a.all, nnum, 0.5) / md;
+	if (knum < CI_CLUSTERS_MIN || kden < CI_CLUSTERS_MIN) {
+		none(ci, "ratio of medians", "fewer than 5 clusters a side for a cluster bootstrap");
+		goto out;
+	}
+	rep = malloc(CI_BOOTSTRAP_REPS * sizeof(*rep));
+	ca = malloc(knum * sizeof(*ca));
+	cb = malloc(kden * sizeof(*cb));
+	err = -ENOMEM;
+	if (!rep || !ca || !cb)
+		goto out;
+	err = 0;
+	fuzz_seed(&g, seed);
+	for (r = 0; r < CI_BOOTSTRAP_REPS; r++) {
+		size_t ta = 0, tb = 0, j;
+
+		memset(ca, 0, knum * sizeof(*ca));
+		memset(cb, 0, kden * sizeof(*cb));
+		for (i = 0; i < knum; i++) {
+			j = (size_t)fuzz_below(&g, knum);
+			ca[j]++;
+			ta += a.off[j + 1] - a.off[j];
+		}
+		for (i = 0; i < kden; i++) {
+			j = (size_t)fuzz_below(&g, kden);
+			cb[j]++;
+			tb += b.off[j + 1] - b.off[j];
+		}
+		md = resample_quantile(&b, cb, tb, 0.5);
+		rep[r] = md != 0 ? resample_quantile(&a, ca, ta, 0.5) / md : NAN;
+	}
+	qsort(rep, CI_BOOTSTRAP_REPS, sizeof(*rep), stats_cmp_double);
+	ci->lo = stats_percentile_sorted(rep, CI_BOOTSTRAP_REPS, 0.025);
+	ci->hi = stats_percentile_sorted(rep, CI_BOOTSTRAP_REPS, 0.975);
+	ci->of = "ratio of medians";
+	ci->method = "cluster bootstrap";
+	if (!isfinite(ci->lo) || !isfinite(ci->hi))
+		none(ci, "ratio of medians", "a resample's median of the denominator was 0");
+out:
+	free(a.v);
+	free(a.off);
+	free(a.all);
+	free(b.v);
+	free(b.off);
+	free(b.all);
+	free(rep);
+	free(ca);
+	free(cb);
+	return err;
+}

@@ -20,6 +20,7 @@
  *   ci_slope        least-squares slope of y on x, Student's t on n - 2.
  *   ci_ratio        median(num) / median(den), percentile bootstrap over
  *                   the samples of each side (seeded, so reruns agree).
+ *   ci_ratio_clusters  ci_ratio resampling whole clusters (rounds) a side.
  *   ci_quantile_clusters  interval of a quantile of samples that come in
  *                   clusters (a time block of one CPU's samples, a boot):
  *                   percentile bootstrap that resamples whole clusters, so
@@ -102,5 +103,19 @@ int ci_ratio(const double *num, size_t nnum, const double *den, size_t nden,
  */
 int ci_quantile_clusters(const double *x, const size_t *cluster, size_t n, size_t nclusters,
 			 double p, uint64_t seed, double *q, struct ci *ci);
+
+/*
+ * ci_ratio_clusters - median(@num) / median(@den) in *ratio with a
+ * percentile bootstrap interval that resamples whole clusters on each side
+ * (@cnum[i]: sample i's cluster, 0 .. @knum - 1, every cluster with a
+ * sample; the same for @den): samples of one round of a sender count as the
+ * one observation they nearly are. CI_BOOTSTRAP_REPS resamples, seeded by
+ * @seed; the interval is NAN below CI_CLUSTERS_MIN clusters a side.
+ * Returns 0, -EINVAL (an empty side, a sample not finite, a cluster out of
+ * range or empty, median(den) 0), -ENOMEM.
+ */
+int ci_ratio_clusters(const double *num, const size_t *cnum, size_t nnum, size_t knum,
+		      const double *den, const size_t *cden, size_t nden, size_t kden,
+		      uint64_t seed, double *ratio, struct ci *ci);
 
 #endif

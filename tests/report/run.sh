@@ -450,6 +450,29 @@ check "taprio report: in_window_pct counts out of all packets sent, the one with
 check "taprio report: class 1's in_window_pct is 1 of 2 sent" 50 "$(tf in_window_pct 1 median)"
 check "taprio report: in_window_pct has no interval from 1 half-second block (clusters)" null \
 	"$(tf in_window_pct 1 ci95)"
+# isochron against our sender, in 6 rounds a side of 20 frames, each round's
+# latencies shifted by its host load: the ratio's interval resamples whole
+# rounds (issue 32: frames of one round are not independent)
+tp3=$tmp/taprio-isochron
+mkdir -p "$tp3"
+cp "$tp/run.json" "$tp/packets.csv" "$tp3/"
+echo "scheduled_ns,wake_ns,tx_ns,rx_ns,hw_tx_ns,hw_rx_ns,sched_ns,tc,round" >"$tp3/isochron.csv"
+for k in 1 2 3 4 5 6; do
+	mkdir -p "$tp3/like-isochron-errq/round-$k"
+	cp "$tp/run.json" "$tp3/like-isochron-errq/round-$k/"
+	echo "tc,seq,size,wake_ns,sched_ns,tx_ns,rx_ns" >"$tp3/like-isochron-errq/round-$k/packets.csv"
+	for ((i = 0; i < 20; i++)); do
+		c=$((B + (k * 100 + i) * 10000000))
+		echo "0,$i,64,$((c + 100000)),$((c + 110000)),$((c + 100000 + 100000 + k * 3000 + i * 100)),$((c + 400000))" \
+			>>"$tp3/like-isochron-errq/round-$k/packets.csv"
+		echo "$((c + 90000)),$((c + 100000)),$((c + 100000 + 100000 + (7 - k) * 3000 + i * 100)),$((c + 400000)),0,0,$((c + 110000)),0,$k" \
+			>>"$tp3/isochron.csv"
+	done
+done
+"$root/build/taprio" report --out "$tp3" 2>/dev/null >/dev/null || true
+check "taprio report: isochron_latency_ratio's interval resamples whole rounds (6 a side)" \
+	"cluster bootstrap 6 6" \
+	"$(jq -r '.metrics[] | select(.name == "isochron_latency_ratio") | "\(.ci95.method) \(.counts.rounds_ours) \(.counts.rounds_isochron)"' "$tp3/summary.json")"
 # The same schedule, 1000 packets of class 0 one a cycle (10 s: 20 blocks of
 # 0.5 s), the 10 outside their window all in the first 10 cycles (one
 # stall): in_window_pct's interval is Wilson on the blocks' effective n,

@@ -111,7 +111,7 @@ int report_counts(struct out *o, const char *const *keys, const double *values)
 
 /* isochron's samples, by what they measure */
 struct iso {
-	struct vec sl, pd, late, hpd, wq, qt;
+	struct vec sl, slr, pd, late, hpd, wq, qt;	/* slr: the round of each sl */
 	char tc[8];
 };
 
@@ -119,7 +119,7 @@ static void iso_row(struct iso *s, const struct csv *c, const int *col)
 {
 	int64_t S = fint(c, col[0]), w = fint(c, col[1]), t = fint(c, col[2]);
 	int64_t r = fint(c, col[3]), T = fint(c, col[4]), R = fint(c, col[5]);
-	int64_t q = fint(c, col[6]);
+	int64_t q = fint(c, col[6]), k = col[8] >= 0 ? fint(c, col[8]) : 0;
 
 	if (T > 0 && R > 0)
 		vpush(&s->hpd, (double)(R - T) / 1e3);
@@ -127,8 +127,10 @@ static void iso_row(struct iso *s, const struct csv *c, const int *col)
 		snprintf(s->tc, sizeof(s->tc), "%s", csv_field(c, col[7]));
 	if (t <= 0)
 		return;
-	if (w > 0)
+	if (w > 0) {
 		vpush(&s->sl, (double)(t - w) / 1e3);
+		vpush(&s->slr, (double)k);
+	}
 	if (w > 0 && q > 0) {
 		vpush(&s->wq, (double)(q - w) / 1e3);
 		vpush(&s->qt, (double)(t - q) / 1e3);
@@ -169,21 +171,22 @@ static void iso_misses(struct out *o, const char *dir, const char *tcs, const ch
  * wake-up, s qdisc, t driver TX, r RX, all CLOCK_TAI ns). Sender latency
  * t - w as isochron defines it; path delay r - t (software); lateness t - S.
  * Differences in 64-bit integers: doubles lose 256 ns at these magnitudes.
- * *@lat: its sender latency samples (the caller frees them), for the
- * comparison target.
+ * *@lat: its sender latency samples and *@rounds the round of each (the
+ * caller frees them), for the comparison target.
  */
-static void report_isochron(struct out *o, const char *dir, const char *sname, struct vec *lat)
+static void report_isochron(struct out *o, const char *dir, const char *sname, struct vec *lat,
+			    struct vec *rounds)
 {
 	static const char *const names[] = { "scheduled_ns", "wake_ns", "tx_ns", "rx_ns",
-					      "hw_tx_ns", "hw_rx_ns", "sched_ns", "tc" };
+					      "hw_tx_ns", "hw_rx_ns", "sched_ns", "tc", "round" };
 	struct iso s = { 0 };
 	struct csv c;
-	int col[8], i;
+	int col[9], i;
 	const char *tcs = s.tc;
 
 	if (csv_open_in(&c, dir, "isochron.csv"))
 		return;
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 9; i++)
 		col[i] = csv_col(&c, names[i]);
 	while (csv_next(&c) > 0)
 		iso_row(&s, &c, col);
@@ -208,6 +211,7 @@ static void report_isochron(struct out *o, const char *dir, const char *sname, s
 	free(s.wq.x);
 	free(s.qt.x);
 	*lat = s.sl;
+	*rounds = s.slr;
 	free(s.pd.x);
 	free(s.late.x);
 }
@@ -404,38 +408,67 @@ static void target_windows(struct out *o, const struct pkt_counts *pc)
 	}
 }
 
+/* The rounds of @r (round numbers) as clusters 0 .. k - 1 in @cl; k */
+static size_t round_clusters(const struct vec *r, size_t *cl)
+{
+	double *u = lab_calloc(r->n + 1, sizeof(*u), "rounds");
+	size_t i, k = 0;
+
+	memcpy(u, r->x, r->n * sizeof(*u));
+	qsort(u, r->n, sizeof(*u), stats_cmp_double);
+	for (i = 0; i < r->n; i++)
+		if (!k || u[i] != u[k - 1])
+			u[k++] = u[i];
+	for (i = 0; i < r->n; i++)
+		cl[i] = (size_t)((double *)bsearch(&r->x[i], u, k, sizeof(*u), stats_cmp_double) - u);
+	free(u);
+	return k;
+}
+
 /*
  * Our sender (TX timestamps read as isochron reads them) against isochron:
- * the ratio of median sender latencies with its bootstrap interval
- * (ci_ratio), met only when the interval lies inside [0.8, 1.2]
- * (taprio_judge_ratio). Also written as the estimate isochron_latency_ratio.
+ * the ratio of median sender latencies with its bootstrap interval, whole
+ * rounds resampled on each side (the frames of one round share its host
+ * load: ci_ratio_clusters), met only when the interval lies inside
+ * [0.8, 1.2] (taprio_judge_ratio). Also written as the estimate
+ * isochron_latency_ratio.
  */
-static void target_isochron(struct out *o, const struct vec *ours, const struct vec *theirs,
-			    bool ran, const char *sname)
+static void target_isochron(struct out *o, const struct vec *ours, const struct vec *ours_r,
+			    const struct vec *theirs, const struct vec *theirs_r, bool ran,
+			    const char *sname)
 {
 	const char *target = "class 0 sender latency (median, TX timestamps read as isochron "
 			     "reads them) within 20% of isochron's: the ratio's 95% interval "
 			     "inside [0.8, 1.2]";
+	size_t *co = lab_calloc(ours->n + 1, sizeof(*co), "rounds");
+	size_t *ct = lab_calloc(theirs->n + 1, sizeof(*ct), "rounds");
 	enum target_verdict v;
 	char why[512];
 	struct ci ci = { NAN, NAN, NULL, NULL };
 	double ratio = NAN, m;
+	size_t ko, kt;
 
 	if (!ran) {
 		report_target(o, target, NAN, 20, "%", TARGET_NOT_JUDGED,
 			      "no isochron figures in this run (no PTP clock on eth0, which "
 			      "isochron refuses, or isochron failed: see the run's status)");
-		return;
+		goto out;
 	}
+	ko = round_clusters(ours_r, co);
+	kt = round_clusters(theirs_r, ct);
 	if (ours->n && theirs->n &&
-	    !ci_ratio(ours->x, ours->n, theirs->x, theirs->n, 1, &ratio, &ci) &&
+	    !ci_ratio_clusters(ours->x, co, ours->n, ko, theirs->x, ct, theirs->n, kt, 1, &ratio, &ci) &&
 	    !report_estimate(o, "isochron_latency_ratio", (const char *[]){ "tc", "0",
 			     "schedule", sname, "of", "like-isochron-errq / isochron", NULL }, "ratio",
 			     ratio, ours->n + theirs->n, &ci))
-		report_counts(o, (const char *[]){ "n_ours", "n_isochron", NULL },
-			      (double[]){ (double)ours->n, (double)theirs->n });
+		report_counts(o, (const char *[]){ "n_ours", "n_isochron", "rounds_ours", "rounds_isochron",
+					NULL },
+			      (double[]){ (double)ours->n, (double)theirs->n, (double)ko, (double)kt });
 	v = taprio_judge_ratio(ratio, &ci, ours->n, theirs->n, 20, &m, why, sizeof(why));
 	report_target(o, target, m, 20, "% (interval end farthest from 1)", v, why);
+out:
+	free(co);
+	free(ct);
 }
 
 /*
@@ -559,7 +592,8 @@ static void measured_under(struct out *o, const char *dir)
 /* The figures of the measurement folder @dir (its record @rec) and the targets */
 static void report_run(struct out *o, const char *dir, const struct run_record *rec)
 {
-	struct vec ours = { 0 }, theirs = { 0 }, like = { 0 };
+	struct vec ours = { 0 }, theirs = { 0 }, like = { 0 }, ours_r = { 0 }, theirs_r = { 0 };
+	struct vec like_r = { 0 };
 	const char *sname = rec->name;
 	struct pkt_counts pc;
 	char sub[4096];
@@ -571,21 +605,24 @@ static void report_run(struct out *o, const char *dir, const struct run_record *
 	    report_advances(o, dir, "taprio_gate_kprobe", "kprobe", rec, false) ||
 	    report_sync(o, dir))
 		write_failed = true;
-	report_isochron(o, dir, sname, &theirs);
+	report_isochron(o, dir, sname, &theirs, &theirs_r);
 	/* Our sender as isochron sends, beside the measurement, in alternating rounds */
 	snprintf(sub, sizeof(sub), "%s/like-isochron", dir);
-	report_sender(o, sub, sname, "like-isochron", &like);
+	report_sender(o, sub, sname, "like-isochron", &like, &like_r);
 	snprintf(sub, sizeof(sub), "%s/like-isochron-errq", dir);
-	report_sender(o, sub, sname, "like-isochron-errq", &ours);
+	report_sender(o, sub, sname, "like-isochron-errq", &ours, &ours_r);
 	target_windows(o, &pc);
 	snprintf(sub, sizeof(sub), "%s/isochron.csv", dir);
 	iso = !access(sub, F_OK);
 	if (iso && isochron_figure(dir, &theirs, &like, &ours))
 		write_failed = true;
-	target_isochron(o, &ours, &theirs, iso, sname);
+	target_isochron(o, &ours, &ours_r, &theirs, &theirs_r, iso, sname);
 	free(ours.x);
 	free(theirs.x);
 	free(like.x);
+	free(ours_r.x);
+	free(theirs_r.x);
+	free(like_r.x);
 }
 
 int cmd_report(int argc, char **argv)

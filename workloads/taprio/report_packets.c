@@ -46,6 +46,9 @@ struct pkts {
 	/* Per class, per half-second block of wake-up times: packets sent, inside */
 	size_t *blk_sent[TSCHED_MAX_TC], *blk_in[TSCHED_MAX_TC], nblk[TSCHED_MAX_TC];
 	int64_t blk0[TSCHED_MAX_TC];
+	/* The round (of a sender beside the measurement) of each sender latency */
+	struct vec srnd[TSCHED_MAX_TC];
+	int round;
 	int maxtc;
 };
 
@@ -140,6 +143,7 @@ static void read_row(struct pkts *p, const struct run_record *rec, const struct 
 	if (rx)
 		vpush(&p->lat[tc][L_PATH], (double)(rx - tx) / 1e3);
 	vpush(&p->lat[tc][L_SENDER], (double)(tx - w) / 1e3);
+	vpush(&p->srnd[tc], p->round);
 	if (tsched_gate(s, rec->base, tc, w, NULL, NULL, NULL))
 		vpush(&p->lat[tc][L_SENDER_OPEN], (double)(tx - w) / 1e3);
 	if (w > 0 && q > 0)
@@ -183,6 +187,7 @@ static void free_packets(struct pkts *p)
 		free(p->byseq[tc]);
 		free(p->blk_sent[tc]);
 		free(p->blk_in[tc]);
+		free(p->srnd[tc].x);
 	}
 	free(p->txs);
 	free(p->tcs_of);
@@ -533,6 +538,7 @@ static int read_rounds(const char *dir, struct pkts *p)
 		if (access(path, F_OK))
 			break;
 		rc = record_read(path, &rec);
+		p->round = k;
 		if (!rc) {
 			rc = read_packets(sub, &rec, p);
 			record_free(&rec);
@@ -542,7 +548,7 @@ static int read_rounds(const char *dir, struct pkts *p)
 }
 
 int report_sender(struct out *o, const char *dir, const char *sname, const char *tag,
-		  struct vec *lat0)
+		  struct vec *lat0, struct vec *round0)
 {
 	struct pkts *p = new_packets();
 	char tcs[8];
@@ -560,8 +566,10 @@ int report_sender(struct out *o, const char *dir, const char *sname, const char 
 			      p->lat[tc][L_SENDER].n);
 		report_metric(o, "wake_to_enqueue_us", tp, "us", p->wq[tc].x, p->wq[tc].n);
 		if (lat0 && tc == 0)
-			for (size_t i = 0; i < p->lat[0][L_SENDER].n; i++)
+			for (size_t i = 0; i < p->lat[0][L_SENDER].n; i++) {
 				vpush(lat0, p->lat[0][L_SENDER].x[i]);
+				vpush(round0, p->srnd[0].x[i]);
+			}
 	}
 	free_packets(p);
 	return rc;

@@ -203,10 +203,10 @@ void write_cdf(FILE *f, const char *prefix, const double *x, size_t n, double de
  * rounds (@dir/round-1, round-2, ...: each a record and its packets.csv):
  * sender_latency_us, wake_to_enqueue_us and enqueue_to_tx_us with params
  * {tc, schedule, packets: @tag}. @lat0 (may be NULL): class 0's sender
- * latency samples appended.
+ * latency samples appended, and the round (K) of each to @round0.
  */
 int report_sender(struct out *o, const char *dir, const char *sname, const char *tag,
-		  struct vec *lat0);
+		  struct vec *lat0, struct vec *round0);
 /* A class's figures in one variant of a tuning sweep; NAN: the variant does not have it */
 struct tune_figures {
 	double packets, violations, in_window, p99, median;
