@@ -450,6 +450,28 @@ check "taprio report: in_window_pct counts out of all packets sent, the one with
 check "taprio report: class 1's in_window_pct is 1 of 2 sent" 50 "$(tf in_window_pct 1 median)"
 check "taprio report: in_window_pct has no interval from 1 half-second block (clusters)" null \
 	"$(tf in_window_pct 1 ci95)"
+# A run of today's layout: the measurement watched by the maps-only probe
+# (taprio_advance.bt: 5 advances, no printf), the printing probe in a pass of
+# its own (probe-pass/: a run with its record and packets, the fixture's
+# probe lines and maps above)
+tp4=$tmp/taprio-probe-pass
+mkdir -p "$tp4/probe-pass"
+cp "$tp/run.json" "$tp/packets.csv" "$tp4/"
+cp "$tp/run.json" "$tp/packets.csv" "$tp/probe-taprio_gate.csv" "$tp/probe-taprio_gate-maps.csv" "$tp4/probe-pass/"
+printf 'map,key,low,high,value\n"@advance_late_us_fine","",20,29,5\n"@advances","","","",5\n' \
+	>"$tp4/probe-taprio_advance-maps.csv"
+"$root/build/taprio" report --out "$tp4" 2>/dev/null >/dev/null || true
+t4() { jq -r --arg n "$1" --arg f "$2" '[.metrics[] | select(.name == $n)][0] | .[$f] | tostring' "$tp4/summary.json"; }
+check "taprio report, probe pass: the advance lateness is the measurement's (maps-only probe), not the probe pass's" \
+	"5 24.5" "$(t4 advance_lateness_us n) $(t4 advance_lateness_us median)"
+check "taprio report, probe pass: the measurement's condition is the maps-only probe" "tracepoint, maps only" \
+	"$(jq -r '[.metrics[] | select(.name == "advance_lateness_us")][0].conditions.probe' "$tp4/summary.json")"
+check "taprio report, probe pass: the timeline's losses are the probe pass's (8 counted, 2 printed)" 6 \
+	"$(t4 advance_timeline_lost median)"
+check "taprio report, probe pass: the gate decisions come from the probe pass's packets" "1 1" \
+	"$(jq -r '[.metrics[] | select(.name == "violations_at_dequeue" and .params.tc == "1")][0] | "\(.median) \(.counts.packets_seen_by_probe)"' "$tp4/summary.json")"
+check "taprio report, probe pass: the timeline figure is drawn from it" yes \
+	"$([ -s "$tp4/advance-timeline.csv" ] && [ -s "$tp4/gate-marks.csv" ] && echo yes || echo no)"
 # isochron against our sender, in 6 rounds a side of 20 frames, each round's
 # latencies shifted by its host load: the ratio's interval resamples whole
 # rounds (issue 32: frames of one round are not independent)

@@ -11,10 +11,18 @@
 #     (so CLOCK_TAI, taprio's clock, follows the PHC as on real hardware),
 #     its log kept (phc2sys.log);
 #  3. the measurement: `taprio run` on the schedule (1,000 packets per class
-#     in the quick profile), under perf stat, with probes/taprio_gate.bt (or
-#     taprio_gate_kprobe.bt on a stock kernel): packets.csv and its record
-#     run.json; `taprio run` refuses to measure while |PHC - CLOCK_TAI|
-#     exceeds 10 us, and a schedule the kernel refuses ends the phases;
+#     in the quick profile), under perf stat, with probes/taprio_advance.bt
+#     (or taprio_advance_kprobe.bt on a stock kernel), which keeps the
+#     advances' lateness in the kernel's maps and prints nothing:
+#     packets.csv and its record run.json; `taprio run` refuses to measure
+#     while |PHC - CLOCK_TAI| exceeds 10 us, and a schedule the kernel
+#     refuses ends the phases;
+#  3b. the probe pass, on its own (the first boot of a side): a shorter
+#     `taprio run` (a fifth of the packets) with probes/taprio_gate.bt (or
+#     taprio_gate_kprobe.bt), which prints every advance and every packet
+#     the driver gets, into probe-pass/: the gate decisions of the packets
+#     (violations_at_dequeue) and the advance timeline, never the headline
+#     figures;
 #  4. isochron on the same schedule and class 0, woken a quarter into the
 #     class's first window of each cycle (`taprio isochron-args` reads both
 #     senders' options from the record), --omit-sync (its sync checks want
@@ -125,21 +133,37 @@ sweep() {
 	wl_stop
 }
 
-# 3. The measurement, with the probe
+# 3. The measurement, with the probe that only counts in the kernel's maps
 measurement() {
-	local probe=taprio_gate probe_ok=0
+	local probe=taprio_advance probe_ok=0 arg=()
 	cp "$sched" "$STAGE/schedule.sched"
 	progress "measurement: $name, $count packets per class"
-	[ -e /sys/kernel/tracing/events/taprio/taprio_advance ] || probe=taprio_gate_kprobe
-	# A larger ring than bpftrace's default: under TCG its reader falls behind
-	export BPFTRACE_PERF_RB_PAGES=1024
-	probe_start "$probe" "$("$WL_BIN" tai-mono)" && probe_ok=1
+	if [ ! -e /sys/kernel/tracing/events/taprio/taprio_advance ]; then
+		probe=taprio_advance_kprobe
+		arg=("$("$WL_BIN" tai-mono)")
+	fi
+	probe_start "$probe" "${arg[@]}" && probe_ok=1
 	measure measure "$WL_BIN" run --out "$STAGE" --count "$count" --rate 100 \
 		--sync-threshold "$threshold_ns" --name "$name" "${RUN_OPTS[@]}" "$sched"
 	[ "$probe_ok" = 0 ] || probe_stop "$probe"
 	notes "$probe"
-	# The kernel refused the schedule: nothing more to measure on it
-	[ "$FAIL_KIND" != refused ] || wl_stop
+}
+
+# 3b. The probe pass: the printing probe around a run of its own
+probe_pass() {
+	local probe=taprio_gate probe_ok=0 main=$LAB_WL_OUT
+	[ -f "$STAGE/run.json" ] || return 0
+	[ -e /sys/kernel/tracing/events/taprio/taprio_advance ] || probe=taprio_gate_kprobe
+	progress "probe pass: $probe around $((count / 5)) packets per class, into probe-pass/"
+	mkdir -p "$STAGE/probe-pass"
+	# A larger ring than bpftrace's default: under TCG its reader falls behind
+	export BPFTRACE_PERF_RB_PAGES=1024
+	LAB_WL_OUT=$STAGE/probe-pass
+	probe_start "$probe" "$("$WL_BIN" tai-mono)" && probe_ok=1
+	measure probe-pass "$WL_BIN" run --out "$STAGE/probe-pass" --count "$((count / 5))" --rate 100 \
+		--sync-threshold "$threshold_ns" --name "$name" "${RUN_OPTS[@]}" "$sched"
+	[ "$probe_ok" = 0 ] || probe_stop "$probe"
+	LAB_WL_OUT=$main
 }
 
 # iso_rcv: isochron rcv in rx, listening on its stats port ($rcv: its pid);
@@ -243,7 +267,7 @@ notes() {
 	{
 		echo "taprio gate timing, schedule $name, profile $PROFILE"
 		echo
-		if [ "$1" = taprio_gate_kprobe ]; then
+		if [ "$1" = taprio_advance_kprobe ]; then
 			echo "The gate decisions come from a kretprobe (this kernel has no taprio_dequeue"
 			echo "tracepoint): the time taprio_dequeue() returned, after the gate check; an interrupt"
 			echo "in between makes a packet let through in time look late."
@@ -258,5 +282,5 @@ notes() {
 	} >"$STAGE/notes.md"
 }
 
-wl_once checks
-wl_main counts checks clock_sync sweep measurement isochron_rounds ptp4l_pass
+wl_once checks probe_pass
+wl_main counts checks clock_sync sweep measurement probe_pass isochron_rounds ptp4l_pass

@@ -253,13 +253,13 @@ static int advance_figure(const char *dir, struct bucket *b, size_t n, double to
 }
 
 /*
- * advance-timeline.csv: t_s,late_us,printed,advances,lost: each printed
- * advance later than its start, from the start of the measurement, and the
- * counts the figure's title gives (lost: bpftrace's own count, empty when
- * it gave none)
+ * @dir/advance-timeline.csv: t_s,late_us,printed,advances,lost: each
+ * advance printed in @tdir later than its start, from the start of the run
+ * it watched (@rec), and the counts the figure's title gives (lost:
+ * bpftrace's own count, empty when it gave none)
  */
-static int timeline_figure(const char *dir, const char *probe, const struct run_record *rec,
-			   size_t printed, double total, double lost_bpf)
+static int timeline_figure(const char *dir, const char *tdir, const char *probe,
+			   const struct run_record *rec, size_t printed, double total, double lost_bpf)
 {
 	struct atomic_file af;
 	char name[256], lost[32] = "";
@@ -267,7 +267,7 @@ static int timeline_figure(const char *dir, const char *probe, const struct run_
 	int ct, cl, rc;
 
 	snprintf(name, sizeof(name), "probe-%s.csv", probe);
-	if (csv_open_in(&c, dir, name))
+	if (csv_open_in(&c, tdir, name))
 		return 0;
 	if (!isnan(lost_bpf))
 		snprintf(lost, sizeof(lost), "%.0f", lost_bpf);
@@ -292,26 +292,24 @@ static int timeline_figure(const char *dir, const char *probe, const struct run_
  * at or after its start, none lost; @advance_early: those that ran before
  * it), each advance at its bucket's middle (the overflow bucket's at its
  * lower bound, an early one at 0 us, the upper bound of its lateness, so a
- * percentile is never below the true one); and how many of them the printf timeline lost: the advances
- * the kernel counted (@advances) less the advance lines printed, and
- * bpftrace's own lost-event count (the lost_events row). With @figures,
- * advance.csv and advance-timeline.csv too.
+ * percentile is never below the true one). With @figures, advance.csv too.
+ * 1 when @dir has no such maps.
  */
-static int report_advances(struct out *o, const char *dir, const char *probe, const char *kind,
+static int report_advances(struct out *o, const char *dir, const char *probe,
 			   const struct run_record *rec, bool figures)
 {
-	double total = NAN, early = 0, lost_bpf = NAN, v;
+	double total = NAN, early = 0, v;
 	char name[256];
 	const char *sname = rec->name;
 	struct bucket *b = NULL;
 	struct vec x = { 0 };
-	size_t printed = 0, nb = 0;
+	size_t nb = 0;
 	struct csv c;
 	int cl, ch, cv, rc = 0;
 
 	snprintf(name, sizeof(name), "probe-%s-maps.csv", probe);
 	if (csv_open_in(&c, dir, name))
-		return 0;
+		return 1;
 	cl = csv_col(&c, "low");
 	ch = csv_col(&c, "high");
 	cv = csv_col(&c, "value");
@@ -323,8 +321,6 @@ static int report_advances(struct out *o, const char *dir, const char *probe, co
 			total = k;
 		else if (!strcmp(map, "@advance_early"))
 			early = k;
-		else if (!strcmp(map, "lost_events"))
-			lost_bpf = k;
 		if (strncmp(map, "@advance_late_us_", 17) || isnan(k) || isnan(lo))
 			continue;
 		b = lab_realloc(b, nb + 1, sizeof(*b), "histogram buckets");
@@ -341,38 +337,62 @@ static int report_advances(struct out *o, const char *dir, const char *probe, co
 		for (v = early; v > 0; v--)
 			vpush(&x, 0);
 	}
-	if (!x.n) {
-		free(b);
-		return 0;
+	if (x.n) {
+		report_metric(o, "advance_lateness_us", (const char *[]){ "schedule", sname,
+				      "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
+		report_p99(o, "advance_lateness_p99_us", (const char *[]){ "schedule", sname,
+				   "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
+		report_metric(o, "advances_early", (const char *[]){ "schedule", sname, NULL },
+			      "advances", &early, 1);
+		if (figures)
+			rc = advance_figure(dir, b, nb, isnan(total) ? (double)x.n : total);
 	}
-	report_metric(o, "advance_lateness_us", (const char *[]){ "schedule", sname,
-			      "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
-	report_p99(o, "advance_lateness_p99_us", (const char *[]){ "schedule", sname,
-			   "source", "in-kernel histogram", NULL }, "us", x.x, x.n);
-	report_metric(o, "advances_early", (const char *[]){ "schedule", sname, NULL },
-		      "advances", &early, 1);
-	/* The timeline's losses */
+	free(x.x);
+	free(b);
+	return rc;
+}
+
+/*
+ * How many advances the printf timeline of probe @probe in @tdir (the run
+ * @rec it watched) lost: the advances the kernel counted (@advances of its
+ * maps) less the advance lines printed, and bpftrace's own lost-event
+ * count (the lost_events row); with @figures, @dir/advance-timeline.csv.
+ * Nothing when @tdir has no such probe.
+ */
+static int report_timeline(struct out *o, const char *dir, const char *tdir, const char *probe,
+			   const char *kind, const struct run_record *rec, bool figures)
+{
+	double total = NAN, lost_bpf = NAN, v;
+	size_t printed = 0;
+	char name[256];
+	struct csv c;
+	int cv;
+
+	snprintf(name, sizeof(name), "probe-%s-maps.csv", probe);
+	if (csv_open_in(&c, tdir, name))
+		return 0;
+	cv = csv_col(&c, "value");
+	while (csv_next(&c) > 0) {
+		if (!strcmp(csv_field(&c, 0), "@advances"))
+			total = fnum(&c, cv);
+		else if (!strcmp(csv_field(&c, 0), "lost_events"))
+			lost_bpf = fnum(&c, cv);
+	}
+	csv_read_close(&c);
 	snprintf(name, sizeof(name), "probe-%s.csv", probe);
-	if (!csv_open_in(&c, dir, name)) {
+	if (!csv_open_in(&c, tdir, name)) {
 		while (csv_next(&c) > 0)
 			printed += !strcmp(csv_field(&c, 0), "advance");
 		csv_read_close(&c);
 	}
 	if (isnan(total))
-		total = (double)x.n + early;
+		return 0;
 	v = total - (double)printed;
-	if (!report_metric(o, "advance_timeline_lost", (const char *[]){ "schedule", sname, "probe",
+	if (!report_metric(o, "advance_timeline_lost", (const char *[]){ "schedule", rec->name, "probe",
 				   kind, NULL }, "advances", &v, 1))
 		report_counts(o, (const char *[]){ "advances", "printed", "bpftrace_lost_events", NULL },
 			      (double[]){ total, (double)printed, lost_bpf });
-	if (figures) {
-		rc = advance_figure(dir, b, nb, total);
-		if (!rc)
-			rc = timeline_figure(dir, probe, rec, printed, total, lost_bpf);
-	}
-	free(x.x);
-	free(b);
-	return rc;
+	return figures ? timeline_figure(dir, tdir, probe, rec, printed, total, lost_bpf) : 0;
 }
 
 static int report_target(struct out *o, const char *target, double measured, double limit,
@@ -573,6 +593,8 @@ static void measured_under(struct out *o, const char *dir)
 	static const char *const probes[][2] = {
 		{ "probe-taprio_gate-maps.csv", "tracepoint" },
 		{ "probe-taprio_gate_kprobe-maps.csv", "kprobe" },
+		{ "probe-taprio_advance-maps.csv", "tracepoint, maps only" },
+		{ "probe-taprio_advance_kprobe-maps.csv", "kprobe, maps only" },
 	};
 	const char *probe = "none";
 	char path[4096];
@@ -589,6 +611,47 @@ static void measured_under(struct out *o, const char *dir)
 		write_failed = true;
 }
 
+/*
+ * The advances: their lateness from the measurement's maps-only probe (or,
+ * in a run made before the printing probe had a pass of its own, from the
+ * printing one's maps), the timeline from the printing probe of the probe
+ * pass (@dir/probe-pass, a run of its own) or of the measurement
+ */
+static int report_gate_advances(struct out *o, const char *dir, const struct run_record *rec)
+{
+	static const struct {
+		const char *probe;
+		bool figures;
+	} maps[] = { { "taprio_advance", true }, { "taprio_advance_kprobe", false },
+		     { "taprio_gate", true }, { "taprio_gate_kprobe", false } };
+	struct run_record prec;
+	const struct run_record *trec = rec;
+	char tdir[4096], path[4200];
+	bool pass = false;
+	size_t i;
+	int rc = 1;
+
+	for (i = 0; rc == 1 && i < sizeof(maps) / sizeof(maps[0]); i++)
+		rc = report_advances(o, dir, maps[i].probe, rec, maps[i].figures);
+	snprintf(tdir, sizeof(tdir), "%s/probe-pass", dir);
+	snprintf(path, sizeof(path), "%s/run.json", tdir);
+	if (!access(path, F_OK) && !record_read(path, &prec)) {
+		pass = true;
+		trec = &prec;
+	} else {
+		snprintf(tdir, sizeof(tdir), "%s", dir);
+	}
+	if (rc == 1)
+		rc = 0;
+	if (!rc)
+		rc = report_timeline(o, dir, tdir, "taprio_gate", "tracepoint", trec, true);
+	if (!rc)
+		rc = report_timeline(o, dir, tdir, "taprio_gate_kprobe", "kprobe", trec, false);
+	if (pass)
+		record_free(&prec);
+	return rc;
+}
+
 /* The figures of the measurement folder @dir (its record @rec) and the targets */
 static void report_run(struct out *o, const char *dir, const struct run_record *rec)
 {
@@ -600,10 +663,7 @@ static void report_run(struct out *o, const char *dir, const struct run_record *
 	bool iso;
 
 	measured_under(o, dir);
-	if (report_packets(o, dir, rec, &pc) ||
-	    report_advances(o, dir, "taprio_gate", "tracepoint", rec, true) ||
-	    report_advances(o, dir, "taprio_gate_kprobe", "kprobe", rec, false) ||
-	    report_sync(o, dir))
+	if (report_packets(o, dir, rec, &pc) || report_gate_advances(o, dir, rec) || report_sync(o, dir))
 		write_failed = true;
 	report_isochron(o, dir, sname, &theirs, &theirs_r);
 	/* Our sender as isochron sends, beside the measurement, in alternating rounds */

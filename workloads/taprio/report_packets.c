@@ -427,8 +427,8 @@ static int write_gates(const char *dir, const struct tsched *s, int64_t first)
  * decisions the probe saw (kind decision: start_ns of its tx lines, on the
  * lab kernel's tracepoint)
  */
-static int write_marks(const char *dir, const struct pkts *p, const struct run_record *rec,
-		       int64_t first)
+static int write_marks(const char *dir, const char *pdir, const struct pkts *p,
+		       const struct run_record *rec, int64_t first)
 {
 	int64_t c = tsched_cycle(rec->s), lo = rec->start + first * c, hi = lo + 3 * c;
 	struct atomic_file af;
@@ -443,7 +443,7 @@ static int write_marks(const char *dir, const struct pkts *p, const struct run_r
 		if (p->txs[i] >= lo && p->txs[i] <= hi)
 			fprintf(af.f, "%s,%d,%.6f\n", p->in_of[i] ? "inside" : "outside", p->tcs_of[i],
 				(double)(p->txs[i] - rec->start) / 1e6);
-	if (!csv_open_in(&pr, dir, "probe-taprio_gate.csv")) {
+	if (!csv_open_in(&pr, pdir, "probe-taprio_gate.csv")) {
 		ctc = csv_col(&pr, "tc");
 		cst = csv_col(&pr, "start_ns");
 		while (csv_next(&pr) > 0) {
@@ -484,14 +484,20 @@ static int write_latency(const char *dir, const struct pkts *p)
 	return atomic_commit(&af);
 }
 
-/* The figures' CSV files of the measurement; 0 or -errno (the file named) */
-static int packet_figures(const char *dir, const struct pkts *p, const struct run_record *rec)
+/*
+ * The figures' CSV files of the measurement (@p of @rec) into @dir; the
+ * gates and their marks from the run the printing probe watched (@mp of
+ * @mrec in @mdir: the probe pass, or the measurement itself in a run made
+ * before the probe had a pass of its own). 0 or -errno (the file named).
+ */
+static int packet_figures(const char *dir, const struct pkts *p, const char *mdir,
+			  const struct pkts *mp, const struct run_record *mrec)
 {
-	int64_t first = middle_tx_cycle(p, rec);
-	int rc = write_gates(dir, rec->s, first);
+	int64_t first = middle_tx_cycle(mp, mrec);
+	int rc = write_gates(dir, mrec->s, first);
 
 	if (!rc)
-		rc = write_marks(dir, p, rec, first);
+		rc = write_marks(dir, mdir, mp, mrec, first);
 	if (!rc)
 		rc = write_latency(dir, p);
 	if (rc)
@@ -503,7 +509,10 @@ static int packet_figures(const char *dir, const struct pkts *p, const struct ru
 int report_packets(struct out *o, const char *dir, const struct run_record *rec,
 		   struct pkt_counts *pc)
 {
-	struct pkts *p = new_packets();
+	struct pkts *p = new_packets(), *pp = p;
+	struct run_record prec, *mrec = (struct run_record *)rec;
+	char pdir[4096], path[4200];
+	const char *mdir = dir;
 	int tc, rc;
 
 	memset(pc, 0, sizeof(*pc));
@@ -511,16 +520,35 @@ int report_packets(struct out *o, const char *dir, const struct run_record *rec,
 	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
 		pc->seen[tc] = -1;
 	rc = read_packets(dir, rec, p);
-	if (!rc) {
-		report_dequeues(o, dir, rec, p, pc);
-		for (tc = 0; tc <= p->maxtc; tc++)
-			class_metrics(o, p, tc, rec->name);
-		pc->maxtc = p->maxtc;
-		for (tc = 0; tc <= p->maxtc; tc++)
-			pc->cls[tc] = (struct taprio_class_counts){ p->sent[tc], p->inside[tc],
-								    p->viol[tc], p->notx[tc] };
-		rc = packet_figures(dir, p, rec);
+	if (rc)
+		goto out;
+	/* The printing probe's own run, when it had one (probe-pass/) */
+	snprintf(pdir, sizeof(pdir), "%s/probe-pass", dir);
+	snprintf(path, sizeof(path), "%s/run.json", pdir);
+	if (!access(path, F_OK) && !record_read(path, &prec)) {
+		pp = new_packets();
+		if (!read_packets(pdir, &prec, pp)) {
+			mdir = pdir;
+			mrec = &prec;
+		} else {
+			free_packets(pp);
+			record_free(&prec);
+			pp = p;
+		}
 	}
+	report_dequeues(o, mdir, mrec, pp, pc);
+	for (tc = 0; tc <= p->maxtc; tc++)
+		class_metrics(o, p, tc, rec->name);
+	pc->maxtc = p->maxtc;
+	for (tc = 0; tc <= p->maxtc; tc++)
+		pc->cls[tc] = (struct taprio_class_counts){ p->sent[tc], p->inside[tc], p->viol[tc],
+							    p->notx[tc] };
+	rc = packet_figures(dir, p, mdir, pp, mrec);
+	if (pp != p) {
+		free_packets(pp);
+		record_free(&prec);
+	}
+out:
 	free_packets(p);
 	return rc;
 }
