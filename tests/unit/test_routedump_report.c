@@ -45,7 +45,8 @@ static void dumps(FILE *f, const char *mode, int pct, double ms, int answer, int
  * less its start-up (about 20 ms of its 30): 0.6 or 1.5 (0.5 with the
  * start-up left in, which was MET); user share of strict_all: 0.002 or
  * 0.5; ours one route a request / ip -batch without start-up: 2 or 0.5;
- * batched insert / the kernel's own rate: 0.9 or 0.2.
+ * batched insert / the kernel's own rate (its system time over its wall
+ * time): 0.9 or 0.2.
  */
 static void fixture(bool good)
 {
@@ -71,7 +72,8 @@ static void fixture(bool good)
 	fclose(f);
 	f = file("insert-summary.csv", "family,method,rep,routes_from,routes_to,seconds,routes_per_s,user_s,sys_s,"
 		 "batch_bytes,acks,sendmsgs,recvmsgs,ok");
-	fprintf(f, "ipv4,batch,0,0,10000,0.1,100000,0.01,0.09,32768,errors,5,5,1\n");
+	/* the batched insert: 2 s of wall time, 1.8 or 0.4 s of it in the kernel (500 ticks at HZ=250) */
+	fprintf(f, "ipv4,batch,0,0,10000,2.0,5000,0.1,%s,32768,errors,5,5,1\n", good ? "1.8" : "0.4");
 	for (k = 0; k < 5; k++) {
 		double one = (good ? 0.25 : 1.0) * (1 + 0.01 * k);
 
@@ -85,8 +87,13 @@ static void fixture(bool good)
 	fprintf(f, "ipv4,10000,strict_all,100,100,2000,%d,%d,250\n", good ? 4 : 1000, good ? 2000 : 1000);
 	fclose(f);
 	f = file("probe-route_insert.csv", "family,calls,kernel_ns,sendmsg_ns");
+	/*
+	 * The probe pass: its fentry/fexit's own cost makes the kernel's insert
+	 * look slower than ours in the met fixture (3 us a route against our
+	 * 2.2): a limit from it would not be judged; the CPU time judges it
+	 */
 	for (k = 0; k < 20; k++)
-		fprintf(f, "4,100,%d,%d\n", 200000 + 1000 * (k % 5), 400000);
+		fprintf(f, "4,100,%d,%d\n", (good ? 300000 : 200000) + 1000 * (k % 5), 400000);
 	fclose(f);
 }
 
