@@ -1,9 +1,10 @@
 # taprio: the tuning sweep as a heatmap: per traffic class (rows), each
 # variant of the schedule (columns: the class's own window scaled, then every
 # window scaled, which scales the cycle), coloured by the class's p99 gate
-# lateness; each cell names the class's window and its p99, a cross marks
+# lateness; each cell names the class's window, its p99 with the 95 %
+# interval (ms) and the share outside's 95 % upper bound; a cross marks
 # packets outside their window (violations).
-# caption: per class, the leftmost cell without a cross and within the bound is the shortest window that works
+# caption: per class, the shortest window that works is the leftmost cell without a cross, its p99 interval within the bound, with no cross to its right; overlapping intervals cannot be told apart
 # input: taprio/tune.csv
 load 'plots/common.gp'
 f = rundir.'/taprio/tune.csv'
@@ -29,9 +30,14 @@ set arrow 1 from 6, graph 0 to 6, graph 1 nohead lc rgb '#999999' dt 2
 set key outside bottom center horizontal
 set bmargin 6
 x = 'pos(strcol("kind"), column("scale"))'
+has(c) = column(c) == column(c)
 plot f using (@x):"tc":(0.48):(0.45):(column("p99_lateness_us") / 1000) with boxxyerror fc palette fs solid 1.0 notitle, \
-	f using (@x):(column("violations") > 0 ? column("tc") - 0.28 : NaN) with points ls 6 pt 2 ps 1.5 title 'violations > 0', \
-	f using (@x):(column("tc") + 0.12):(sprintf('%.0f µs', column("window_us"))) with labels font ',8' notitle, \
-	f using (@x):(column("tc") - 0.08):(sprintf('p99 %.1f', column("p99_lateness_us") / 1000)) with labels font ',8' notitle
+	f using (@x):(column("violations") > 0 ? column("tc") + 0.32 : NaN) with points ls 6 pt 2 ps 1.5 title 'violations > 0', \
+	f using (@x):(column("tc") + 0.14):(sprintf('%.0f µs', column("window_us"))) with labels font ',8' notitle, \
+	f using (@x):(column("tc") - 0.06):(has("p99_lateness_us") ? sprintf('p99 %.1f [%.1f, %.1f]', \
+		column("p99_lateness_us") / 1000, column("p99_lo") / 1000, column("p99_hi") / 1000) : \
+		'too few for a p99') with labels font ',7' notitle, \
+	f using (@x):(column("tc") - 0.26):(has("outside_max_pct") ? sprintf('out ≤ %.1f%%', \
+		column("outside_max_pct")) : '') with labels font ',7' notitle
 out = rundir.'/taprio/tune'
 @save

@@ -610,26 +610,31 @@ check "taprio report of a sweep: the measured variant's figures, named by the va
 check_has "tune.csv: the variant not measured has its windows (from tune.json) and no figures" "$ts/tune.csv" \
 	"window,0,0.5,1500,8500,,,,,"
 check_has "tune.csv: the measured variant's figures" "$ts/tune.csv" \
-	"window,0,1,3000,10000,2,1,50.000,,100.000"
+	"window,0,1,3000,10000,2,1,50.000,9.453,90.547,90.547,,,,100.000"
 check_has "tune-recommendation.txt names the schedule and the bound of tune.json" "$ts/tune-recommendation.txt" \
 	"schedule: my.sched; bound: p99 gate lateness <= 1000 us"
 
-# --- taprio tune-report: a variant without its figures is never recommended ---
-# window-tc0-x0.5: too few packets for a p99 (null); x0.25: not measured (no
-# summary.json); x1: every figure, within the bound; window-tc1-x1: no
-# gate_lateness_us metric at all
+# --- taprio tune-report: the recommendation on intervals ----------------------
+# window-tc0-x0.5: every packet inside, too few packets for a p99 (judged on
+# its violations alone); x0.25: not measured (no summary.json); x0.75: 2 of
+# 400 with no TX timestamp (so x0.5 is not recommended: a longer window
+# fails); x1: every figure, its p99 interval within the bound; x1.5: the
+# same; window-tc1-x1: no gate_lateness_us metric at all (judged on its
+# violations alone, never taken for 0 us)
 tu=$tmp/tune-run
 sched=$root/workloads/taprio/schedules/three-class-10ms.sched
-for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x0.75:0:0.75 window-tc0-x1:0:1 window-tc1-x1:1:1; do
+for v in window-tc0-x0.25:0:0.25 window-tc0-x0.5:0:0.5 window-tc0-x0.75:0:0.75 window-tc0-x1:0:1 window-tc0-x1.5:0:1.5 window-tc1-x1:1:1; do
 	IFS=: read -r name tc scale <<<"$v"
 	mkdir -p "$tu/tune/$name"
 	"$root/build/taprio" variant --tc "$tc" --scale "$scale" "$sched" >"$tu/tune/$name/schedule.sched"
 done
 # in_window_pct as taprio report writes it: an estimate (median the %, no mean)
-tmetric() { # tmetric NAME TC N MEDIAN P99
+tmetric() { # tmetric NAME TC N MEDIAN P99 [LO HI]: LO HI its ci95
 	jq -nc --arg n "$1" --arg tc "$2" --argjson k "$3" --argjson m "$4" --argjson p "$5" \
+		--argjson lo "${6:-null}" --argjson hi "${7:-null}" \
 		'{name: $n, params: {tc: $tc, schedule: "s"}, unit: "x", n: $k, median: $m, mean: $m,
 		  stddev: 0, min: $m, max: $m, p99: $p}
+		 | if $lo != null then .ci95 = {lo: $lo, hi: $hi, of: "x", method: "x"} else . end
 		 | if $n == "in_window_pct" then .mean = null | .stddev = null | .min = null | .max = null else . end'
 }
 {
@@ -639,15 +644,19 @@ tmetric() { # tmetric NAME TC N MEDIAN P99
 } | summary "$tu/tune" window-tc0-x0.5 ok
 # x0.75: no packet outside, but 2 of 200 with no TX timestamp: not all shown inside
 {
-	tmetric in_window_pct 0 200 99 null
+	tmetric in_window_pct 0 400 99.5 null 98.2 99.9
 	tmetric violations 0 1 0 null
-	tmetric gate_lateness_us 0 198 10 40
+	tmetric gate_lateness_us 0 398 10 40
+	tmetric gate_lateness_p99_us 0 398 40 null 30 60
 } | summary "$tu/tune" window-tc0-x0.75 ok
-{
-	tmetric in_window_pct 0 200 100 100
-	tmetric violations 0 1 0 null
-	tmetric gate_lateness_us 0 200 10 40
-} | summary "$tu/tune" window-tc0-x1 ok
+for x in 1 1.5; do
+	{
+		tmetric in_window_pct 0 400 100 null 99.05 100
+		tmetric violations 0 1 0 null
+		tmetric gate_lateness_us 0 400 10 40
+		tmetric gate_lateness_p99_us 0 400 40 null 30 60
+	} | summary "$tu/tune" "window-tc0-x$x" ok
+done
 {
 	tmetric in_window_pct 1 200 100 100
 	tmetric violations 1 1 0 null
@@ -655,15 +664,21 @@ tmetric() { # tmetric NAME TC N MEDIAN P99
 "$root/build/taprio" tune-report --out "$tu" --bound-us 1000 --name my.sched "$sched" \
 	2>"$tmp/tune.err" && rc=0 || rc=$?
 check "taprio tune-report on a fixture sweep" 0 "$rc"
-check_has "tune-report: class 0's window is the shortest with every packet sent inside and a p99 (not x0.5 without a p99, nor x0.75 with packets not timestamped)" \
-	"$tu/tune-recommendation.txt" "class 0: shortest window meeting the bound: 3000 us (scale 1)"
-check_has "tune-report: a variant without a gate lateness metric is not taken for 0 us" \
-	"$tu/tune-recommendation.txt" "class 1: no window of the sweep met the bound; nearest: none measured"
+check_has "tune-report: class 0's window is the shortest that passes with every longer one passing (not x0.5: x0.75 fails), its violations' upper bound and p99 interval given" \
+	"$tu/tune-recommendation.txt" "class 0: shortest window that passes, every longer one passing too: 3000 us (scale 1): 0 of 400 packets outside (at most 1.0%, 95%), p99 gate lateness 40 us [30, 60]"
+check_has "tune-report: the shorter windows whose intervals overlap it are named" \
+	"$tu/tune-recommendation.txt" "  cannot be told apart (their 95% intervals overlap) from window 1500 us (scale 0.5): 0 of 50 packets outside (no interval), too few packets for a p99"
+check_has "tune-report: each of them" \
+	"$tu/tune-recommendation.txt" "  and window 2250 us (scale 0.75): 0 of 400 packets outside (at most 1.8%, 95%), p99 gate lateness 40 us [30, 60]"
+check_has "tune-report: a variant without a gate lateness metric is judged on its violations alone, not taken for 0 us" \
+	"$tu/tune-recommendation.txt" "class 1: shortest window that passes, every longer one passing too: 3000 us (scale 1): 0 of 200 packets outside (no interval), too few packets for a p99 with its interval (368 needed): judged on its violations alone"
 check_has "tune-report names the schedule as given (--name)" "$tu/tune-recommendation.txt" \
 	"schedule: my.sched;"
-check "tune.csv: a header and one line a variant and class" 6 "$(grep -c '' "$tu/tune.csv")"
+check "tune.csv: a header and one line a variant and class" 7 "$(grep -c '' "$tu/tune.csv")"
 check_has "tune.csv: a p99 the variant does not have is an empty field" "$tu/tune.csv" \
-	"window,0,0.5,1500,8500,50,0,100.000,,5.000"
+	"window,0,0.5,1500,8500,50,0,100.000,,,,,,,5.000"
+check_has "tune.csv: the intervals of in_window and of the p99, and the violations' upper bound" "$tu/tune.csv" \
+	"window,0,1,3000,10000,400,0,100.000,99.050,100.000,0.950,40.000,30.000,60.000,10.000"
 check_has "tune.csv: a variant not measured has its windows and no figures" "$tu/tune.csv" \
 	"window,0,0.25,750,7750,,,,,"
 

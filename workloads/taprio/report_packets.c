@@ -322,10 +322,11 @@ static void report_dequeues(struct out *o, const char *dir, const struct run_rec
  * stall delays many packets at once: ci_wilson_clusters); and the packets
  * with no TX timestamp, counted
  */
-static void in_window(struct out *o, const struct pkts *p, int tc, const char *const *tcp)
+static void in_window(struct out *o, const struct pkts *p, int tc, const char *const *tcp,
+		      struct ci *ci_out)
 {
 	double v = (double)p->notx[tc];
-	struct ci ci;
+	struct ci ci = { NAN, NAN, NULL, NULL };
 
 	if (p->sent[tc]) {
 		ci_wilson_clusters(p->blk_in[tc], p->blk_sent[tc], p->nblk[tc], &ci);
@@ -336,6 +337,8 @@ static void in_window(struct out *o, const struct pkts *p, int tc, const char *c
 				&ci);
 	}
 	report_metric(o, "no_timestamp", tcp, "packets", &v, 1);
+	if (ci_out)
+		*ci_out = ci;
 }
 
 /* The p99 of @x with its order-statistic interval (ci_quantile), when n >= 100 */
@@ -359,7 +362,7 @@ static void class_metrics(struct out *o, const struct pkts *p, int tc, const cha
 
 	snprintf(tcs, sizeof(tcs), "%d", tc);
 	tcp = (const char *[]){ "tc", tcs, "schedule", sname, NULL };
-	in_window(o, p, tc, tcp);
+	in_window(o, p, tc, tcp, NULL);
 	report_metric(o, "violations", tcp, "packets", &v, 1);
 	for (k = 0; k < L_SENDER; k++)
 		report_metric(o, lat_names[k], tcp, "us", p->lat[tc][k].x, p->lat[tc][k].n);
@@ -606,6 +609,7 @@ int report_sender(struct out *o, const char *dir, const char *sname, const char 
 int report_variant(struct out *o, const char *dir, const char *variant, struct tune_figures *f,
 		   int nf)
 {
+	struct ci ci;
 	struct pkts *p = new_packets();
 	struct run_record rec;
 	char tcs[8], path[4200];
@@ -625,19 +629,34 @@ int report_variant(struct out *o, const char *dir, const char *variant, struct t
 
 		snprintf(tcs, sizeof(tcs), "%d", tc);
 		tp = (const char *[]){ "tc", tcs, "schedule", variant, NULL };
-		in_window(o, p, tc, tp);
+		in_window(o, p, tc, tp, &ci);
 		report_metric(o, "violations", tp, "packets", &v, 1);
 		report_metric(o, "gate_lateness_us", tp, "us", g->x, g->n);
+		report_p99(o, "gate_lateness_p99_us", tp, "us", g->x, g->n);
 		if (tc >= nf)
 			continue;
-		f[tc] = (struct tune_figures){ NAN, v, NAN, NAN, NAN };
+		f[tc] = (struct tune_figures)TUNE_NONE;
+		f[tc].violations = v;
 		if (p->sent[tc]) {
 			f[tc].packets = (double)p->sent[tc];
 			f[tc].in_window = 100.0 * (double)p->inside[tc] / (double)p->sent[tc];
+			/* too few half-second blocks for their interval: the packets' own */
+			if (isnan(ci.lo)) {
+				ci_wilson(p->inside[tc], p->sent[tc], &ci);
+				ci.lo *= 100;
+				ci.hi *= 100;
+			}
+			f[tc].in_lo = ci.lo;
+			f[tc].in_hi = ci.hi;
 		}
+		/* a p99 only with its interval (order statistics need n >= 368) */
 		if (g->n && !stats_compute(g->x, g->n, &st)) {
 			f[tc].median = st.median;
-			f[tc].p99 = g->n >= STATS_P99_MIN_N ? st.p99 : NAN;
+			if (g->n >= ci_quantile_min_n(0.99) && !ci_quantile(g->x, g->n, 0.99, &ci)) {
+				f[tc].p99 = st.p99;
+				f[tc].p99_lo = ci.lo;
+				f[tc].p99_hi = ci.hi;
+			}
 		}
 	}
 	free_packets(p);

@@ -210,7 +210,10 @@ int report_sender(struct out *o, const char *dir, const char *sname, const char 
 /* A class's figures in one variant of a tuning sweep; NAN: the variant does not have it */
 struct tune_figures {
 	double packets, violations, in_window, p99, median;
+	/* the 95 % intervals of in_window (%) and of the p99 (order statistics: n >= 368) */
+	double in_lo, in_hi, p99_lo, p99_hi;
 };
+#define TUNE_NONE { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN }
 /*
  * report_variant - the figures of one variant of a tuning sweep (@dir: its
  * record and packets.csv): violations, no_timestamp, in_window_pct (an

@@ -6,13 +6,18 @@
  * (DIR/tune/KIND-tcN-xSCALE/, the cells of a matrix) and its
  * schedule.sched. Writes DIR/tune.csv, one line a variant and class:
  *   kind,tc,scale,window_us,cycle_us,packets,violations,in_window_pct,
- *   p99_lateness_us,median_lateness_us
- * (a figure the variant does not have is an empty field), and
- * DIR/tune-recommendation.txt: per class, the shortest window with every
- * packet sent inside it (in_window_pct 100: none outside, none without a
- * TX timestamp) and a p99 gate lateness within the bound. A variant without
- * both figures (not measured, or too few packets for a p99) is never
- * recommended.
+ *   in_window_lo,in_window_hi,outside_max_pct,p99_lateness_us,p99_lo,p99_hi,
+ *   median_lateness_us
+ * (a figure the variant does not have is an empty field; outside_max_pct
+ * is the 95 % upper bound of the share outside, 100 - in_window_lo), and
+ * DIR/tune-recommendation.txt: per class, the shortest window that passes,
+ * every longer window of the sweep passing too, where a window passes with
+ * every packet sent inside it (none outside, none without a TX timestamp)
+ * and, when it has a p99 (with its interval: n >= 368), the interval's
+ * upper end within the bound; with too few packets for a p99 it passes on
+ * its violations alone, and says so. Each line gives the violations' upper
+ * bound, and names the shorter windows whose intervals overlap the
+ * recommended one's: those the sweep cannot tell apart from it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -35,6 +40,7 @@ struct tune_row {
 	long long window_us, cycle_us;	/* -1: no schedule */
 	/* NAN: the variant does not have the figure */
 	double packets, violations, in_window, p99, median;
+	double in_lo, in_hi, p99_lo, p99_hi;
 };
 
 /* The statistic @field of metric @name of class @tc in @root, NAN when absent or null */
@@ -69,17 +75,45 @@ static void row_windows(struct tune_row *r, const struct tsched *s)
 	r->cycle_us = w.cycle / 1000;
 }
 
+/* The end @end ("lo" or "hi") of the ci95 of metric @name of class @tc in @root, or NAN */
+static double ci_end(json_t *root, const char *name, int tc, const char *end)
+{
+	json_t *m;
+	size_t i;
+	char tcs[8];
+
+	snprintf(tcs, sizeof(tcs), "%d", tc);
+	json_array_foreach(json_object_get(root, "metrics"), i, m) {
+		const char *n = json_string_value(json_object_get(m, "name"));
+		const char *t = json_string_value(json_object_get(json_object_get(m, "params"), "tc"));
+		json_t *v;
+
+		if (!n || !t || strcmp(n, name) || strcmp(t, tcs))
+			continue;
+		v = json_object_get(json_object_get(m, "ci95"), end);
+		return json_is_number(v) ? json_number_value(v) : NAN;
+	}
+	return NAN;
+}
+
 /* The figures of class @tc in a variant's summary.json */
 static struct tune_figures summary_figures(json_t *root, int tc)
 {
 	/* in_window_pct is an estimate: "median" the % of packets sent, "n" those sent */
-	return (struct tune_figures){
+	struct tune_figures f = {
 		.packets = figure(root, "in_window_pct", tc, "n"),
 		.violations = figure(root, "violations", tc, "median"),
 		.in_window = figure(root, "in_window_pct", tc, "median"),
-		.p99 = figure(root, "gate_lateness_us", tc, "p99"),
+		.in_lo = ci_end(root, "in_window_pct", tc, "lo"),
+		.in_hi = ci_end(root, "in_window_pct", tc, "hi"),
+		.p99_lo = ci_end(root, "gate_lateness_p99_us", tc, "lo"),
+		.p99_hi = ci_end(root, "gate_lateness_p99_us", tc, "hi"),
 		.median = figure(root, "gate_lateness_us", tc, "median"),
 	};
+
+	/* a p99 only with its interval */
+	f.p99 = isnan(f.p99_lo) ? NAN : figure(root, "gate_lateness_p99_us", tc, "median");
+	return f;
 }
 
 void tune_add(struct tune_rows *rows, const char *name, const struct tsched *s,
@@ -107,6 +141,7 @@ void tune_add(struct tune_rows *rows, const char *name, const struct tsched *s,
 		*r = base;
 		r->tc = tc;
 		r->packets = r->violations = r->in_window = r->p99 = r->median = NAN;
+		r->in_lo = r->in_hi = r->p99_lo = r->p99_hi = NAN;
 		if (s)
 			row_windows(r, s);
 		else
@@ -117,6 +152,10 @@ void tune_add(struct tune_rows *rows, const char *name, const struct tsched *s,
 			r->in_window = f[tc].in_window;
 			r->p99 = f[tc].p99;
 			r->median = f[tc].median;
+			r->in_lo = f[tc].in_lo;
+			r->in_hi = f[tc].in_hi;
+			r->p99_lo = f[tc].p99_lo;
+			r->p99_hi = f[tc].p99_hi;
 		}
 	}
 }
@@ -138,7 +177,7 @@ static void add_variant(struct tune_rows *rows, const char *dir, const char *nam
 	snprintf(path, sizeof(path), "%s/%s/summary.json", dir, name);
 	root = json_load_file(path, 0, NULL);
 	for (tc = 0; tc < TSCHED_MAX_TC; tc++)
-		f[tc] = root ? summary_figures(root, tc) : (struct tune_figures){ NAN, NAN, NAN, NAN, NAN };
+		f[tc] = root ? summary_figures(root, tc) : (struct tune_figures)TUNE_NONE;
 	tune_add(rows, name, s, f, TSCHED_MAX_TC);
 	json_decref(root);
 	free(s);
@@ -169,7 +208,8 @@ static int write_table(const char *dir, const struct tune_rows *rows)
 	struct atomic_file af;
 	size_t i;
 	int rc = csv_open(&af, dir, "tune.csv", "kind,tc,scale,window_us,cycle_us,packets,"
-			  "violations,in_window_pct,p99_lateness_us,median_lateness_us");
+			  "violations,in_window_pct,in_window_lo,in_window_hi,outside_max_pct,"
+			  "p99_lateness_us,p99_lo,p99_hi,median_lateness_us");
 
 	if (rc)
 		return rc;
@@ -184,48 +224,111 @@ static int write_table(const char *dir, const struct tune_rows *rows)
 		put_num(af.f, r->packets, "%.0f");
 		put_num(af.f, r->violations, "%.0f");
 		put_num(af.f, r->in_window, "%.3f");
+		put_num(af.f, r->in_lo, "%.3f");
+		put_num(af.f, r->in_hi, "%.3f");
+		put_num(af.f, 100 - r->in_lo, "%.3f");
 		put_num(af.f, r->p99, "%.3f");
+		put_num(af.f, r->p99_lo, "%.3f");
+		put_num(af.f, r->p99_hi, "%.3f");
 		put_num(af.f, r->median, "%.3f");
 		fputc('\n', af.f);
 	}
 	return atomic_commit(&af);
 }
 
-/* A window variant of class @tc with both figures */
+/* A window variant of class @tc that was measured */
 static bool judged(const struct tune_row *r, int tc)
 {
 	return !strcmp(r->kind, "window") && r->tc == tc && !isnan(r->violations) &&
-	       !isnan(r->in_window) && !isnan(r->p99) && r->window_us >= 0;
+	       !isnan(r->in_window) && r->window_us >= 0;
+}
+
+/*
+ * A window passes: every packet sent inside it, and a p99 (when it has one
+ * with its interval) whose interval lies within the bound
+ */
+static bool passes(const struct tune_row *r, double bound)
+{
+	return r->violations == 0 && r->in_window == 100 && (isnan(r->p99) || r->p99_hi <= bound);
+}
+
+/* Two intervals [a, b] and [c, d] overlap (a NAN end overlaps everything) */
+static bool overlap(double a, double b, double c, double d)
+{
+	return !(b < c || d < a);
+}
+
+/* What a variant measured, with its intervals, into @buf */
+static const char *describe(const struct tune_row *r, char *buf, size_t len)
+{
+	int k;
+
+	if (isnan(r->in_lo))
+		k = snprintf(buf, len, "%.0f of %.0f packets outside (no interval)", r->violations, r->packets);
+	else
+		k = snprintf(buf, len, "%.0f of %.0f packets outside (at most %.1f%%, 95%%)", r->violations,
+			     r->packets, 100 - r->in_lo);
+	if (!isnan(r->p99))
+		snprintf(buf + k, len - (size_t)k, ", p99 gate lateness %.0f us [%.0f, %.0f]", r->p99,
+			 r->p99_lo, r->p99_hi);
+	else
+		snprintf(buf + k, len - (size_t)k, ", too few packets for a p99 with its interval "
+			 "(368 needed): judged on its violations alone");
+	return buf;
 }
 
 static void recommend_class(FILE *f, const struct tune_rows *rows, int tc, double bound)
 {
 	const struct tune_row *best = NULL, *near = NULL;
-	size_t i;
+	char d[256];
+	size_t i, j;
+	int k = 0;
 
+	/* the shortest passing window with every longer window passing too */
+	for (i = 0; i < rows->n; i++) {
+		const struct tune_row *r = &rows->r[i];
+		bool longer_pass = true;
+
+		if (!judged(r, tc) || !passes(r, bound))
+			continue;
+		for (j = 0; j < rows->n; j++)
+			if (judged(&rows->r[j], tc) && rows->r[j].window_us > r->window_us &&
+			    !passes(&rows->r[j], bound))
+				longer_pass = false;
+		if (longer_pass && (!best || r->window_us < best->window_us))
+			best = r;
+	}
 	for (i = 0; i < rows->n; i++) {
 		const struct tune_row *r = &rows->r[i];
 
-		if (!judged(r, tc))
-			continue;
-		if (r->violations == 0 && r->in_window == 100 && r->p99 <= bound &&
-		    (!best || r->window_us < best->window_us))
-			best = r;
-		if (!near || r->in_window > near->in_window ||
-		    (r->in_window == near->in_window && r->p99 < near->p99))
+		if (judged(r, tc) && (!near || r->in_window > near->in_window ||
+				      (r->in_window == near->in_window && r->p99 < near->p99)))
 			near = r;
 	}
-	if (best)
-		fprintf(f, "class %d: shortest window meeting the bound: %lld us (scale %s)\n", tc,
-			best->window_us, best->scale);
-	else if (near)
-		fprintf(f, "class %d: no window of the sweep met the bound; nearest: window %lld us "
-			"(scale %s): %.1f%% of %.0f packets sent inside (%.0f outside), p99 %.0f "
-			"us\n", tc, near->window_us, near->scale, near->in_window, near->packets,
-			near->violations, near->p99);
-	else
-		fprintf(f, "class %d: no window of the sweep met the bound; nearest: none measured "
-			"(no variant has both its violations and a p99)\n", tc);
+	if (!best) {
+		if (near)
+			fprintf(f, "class %d: no window of the sweep passed with every longer one passing; "
+				"nearest: window %lld us (scale %s): %s\n", tc, near->window_us, near->scale,
+				describe(near, d, sizeof(d)));
+		else
+			fprintf(f, "class %d: no window of the sweep was measured\n", tc);
+		return;
+	}
+	fprintf(f, "class %d: shortest window that passes, every longer one passing too: %lld us "
+		"(scale %s): %s\n", tc, best->window_us, best->scale, describe(best, d, sizeof(d)));
+	/* the shorter windows the sweep cannot tell apart from it */
+	for (i = 0; i < rows->n; i++) {
+		const struct tune_row *r = &rows->r[i];
+
+		if (!judged(r, tc) || r->window_us >= best->window_us ||
+		    !overlap(r->in_lo, r->in_hi, best->in_lo, best->in_hi) ||
+		    (!isnan(r->p99) && !isnan(best->p99) &&
+		     !overlap(r->p99_lo, r->p99_hi, best->p99_lo, best->p99_hi)))
+			continue;
+		fprintf(f, "%s window %lld us (scale %s): %s\n",
+			k++ ? "  and" : "  cannot be told apart (their 95% intervals overlap) from", r->window_us,
+			r->scale, describe(r, d, sizeof(d)));
+	}
 }
 
 static int write_recommendation(const char *dir, const struct tune_rows *rows, const char *name,
