@@ -58,6 +58,10 @@ expect_fail "bad LAB_KERNEL for the build" 2 "'vanilla' (expected one of: lab st
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # taprio's schedule tools on the host (build/taprio from make all)
+expect_fail "taprio tune: more rounds than packets, refused before anything is made" 2 \
+	"--rounds 5 is more than --count 3" build/taprio tune --out "$tmp/no-sweep" --count 3 --rounds 5 \
+	workloads/taprio/schedules/three-class-10ms.sched
+check "taprio tune refused: no sweep folder left" no "$([ -e "$tmp/no-sweep" ] && echo yes || echo no)"
 good=workloads/taprio/schedules/three-class-10ms.sched
 {
 	grep -E '^(num_tc|map|queues|base-time) ' "$good"

@@ -592,25 +592,34 @@ check_has "bench/rereport.sh names the workload and the metric that differ" "$rr
 # window-tc0-x1: the packets of the fixture above; window-tc0-x0.5: failed
 ts=$tmp/taprio-tune
 sched=$root/workloads/taprio/schedules/three-class-10ms.sched
-mkdir -p "$ts/tune/window-tc0-x1"
+mkdir -p "$ts/tune/window-tc0-x1" "$ts/tune/window-tc0-x1.5/round-1" "$ts/tune/window-tc0-x1.5/round-2"
 cp "$tp/packets.csv" "$tp/run.json" "$ts/tune/window-tc0-x1/"
+# window-tc0-x1.5: measured in 2 rounds of the sweep (today's layout), each the fixture's packets
+for k in 1 2; do
+	cp "$tp/packets.csv" "$tp/run.json" "$ts/tune/window-tc0-x1.5/round-$k/"
+done
 "$root/build/taprio" variant --tc 0 --scale 0.5 "$sched" >"$tmp/half.sched"
 jq -n --slurpfile s <("$root/build/taprio" check --json "$sched") \
 	--slurpfile h <("$root/build/taprio" check --json "$tmp/half.sched") \
 	'{format_version: 1, program: "taprio", verb: "tune", schedule_name: "my.sched", schedule: $s[0],
 	  bound_us: 1000, count: 2, rate: 100, variants: [
 	    {name: "window-tc0-x1", kind: "window", tc: "0", scale: "1", schedule: $s[0], status: "ok"},
+	    {name: "window-tc0-x1.5", kind: "window", tc: "0", scale: "1.5", schedule: $s[0], status: "ok", rounds: 2},
 	    {name: "window-tc0-x0.5", kind: "window", tc: "0", scale: "0.5", schedule: $h[0],
 	     status: "failed", reason: "refusing to measure"}]}' >"$ts/tune.json"
 "$root/build/taprio" report --out "$ts" >/dev/null 2>&1 && rc=0 || rc=$?
 check "taprio report of a tuning sweep" 0 "$rc"
 check "taprio report of a sweep: the measured variant's figures, named by the variant" \
-	"window-tc0-x1:0=1 window-tc0-x1:1=0" \
+	"window-tc0-x1:0=1 window-tc0-x1:1=0 window-tc0-x1.5:0=2 window-tc0-x1.5:1=0" \
 	"$(jq -r '[.metrics[] | select(.name == "violations") | .params.schedule + ":" + .params.tc + "=" + (.median | tostring)] | join(" ")' "$ts/summary.json")"
 check_has "tune.csv: the variant not measured has its windows (from tune.json) and no figures" "$ts/tune.csv" \
 	"window,0,0.5,1500,8500,,,,,"
 check_has "tune.csv: the measured variant's figures" "$ts/tune.csv" \
 	"window,0,1,3000,10000,2,1,50.000,9.453,90.547,90.547,,,,100.000"
+check_has "tune.csv: a variant of 2 rounds pools them, and counts the rounds with a packet outside" "$ts/tune.csv" \
+	"window,0,1.5,3000,10000,4,2,50.000,"
+check "tune.csv: its rounds, and the 2 with a packet not shown inside" "2,2" \
+	"$(grep '^window,0,1.5,' "$ts/tune.csv" | awk -F, '{ print $(NF - 1) "," $NF }')"
 check_has "tune-recommendation.txt names the schedule and the bound of tune.json" "$ts/tune-recommendation.txt" \
 	"schedule: my.sched; bound: p99 gate lateness <= 1000 us"
 

@@ -65,8 +65,8 @@ wl_cleanup() {
 # The run's counts by profile
 counts() {
 	case "$PROFILE" in
-	quick) count=1000 ptp4l_s=20 iso_frames=1000 iso_rounds=10 tune_count=400 ;;
-	full) count=5000 ptp4l_s=60 iso_frames=5000 iso_rounds=25 tune_count=1000 ;;
+	quick) count=1000 ptp4l_s=20 iso_frames=1000 iso_rounds=10 tune_count=400 tune_rounds=2 ;;
+	full) count=5000 ptp4l_s=60 iso_frames=5000 iso_rounds=25 tune_count=1000 tune_rounds=4 ;;
 	esac
 	sched=$LAB_SRC/workloads/taprio/schedules/three-class-10ms.sched
 	name=$(basename -- "$sched")
@@ -118,10 +118,10 @@ sweep() {
 	tname=$(spec_get taprio.tune_name "$(basename -- "$tune")")
 	progress "tuning sweep around $tname, p99 bound $bound us"
 	cp "$LAB_OUT/$tune" "$STAGE/schedule.sched"
-	measure tune "$WL_BIN" tune --out "$STAGE" --count "$tune_count" --bound-us "$bound" \
+	measure tune "$WL_BIN" tune --out "$STAGE" --count "$tune_count" --rounds "$tune_rounds" --bound-us "$bound" \
 		--sync-threshold "$threshold_ns" --name "$tname" "${RUN_OPTS[@]}" "$LAB_OUT/$tune"
 	{
-		echo "taprio schedule tuning around $tname, $tune_count packets per class per variant"
+		echo "taprio schedule tuning around $tname, $tune_count packets per class per variant in $tune_rounds rounds over the sweep"
 		echo
 		echo "tune-recommendation.txt says, per class, the shortest window of the sweep that"
 		echo "passes with every longer one passing too: no packet outside it, and its p99 gate"

@@ -48,7 +48,9 @@ struct pkts {
 	int64_t blk0[TSCHED_MAX_TC];
 	/* The round (of a sender beside the measurement) of each sender latency */
 	struct vec srnd[TSCHED_MAX_TC];
-	int round;
+	int round, rounds;
+	/* Per class, the rounds (1 .. TUNE_MAX_ROUNDS) with a packet not shown inside */
+	bool bad_round[TSCHED_MAX_TC][TUNE_MAX_ROUNDS + 1];
 	int maxtc;
 };
 
@@ -125,6 +127,8 @@ static void read_row(struct pkts *p, const struct run_record *rec, const struct 
 		p->maxtc = tc;
 	p->sent[tc]++;
 	in = tx && tsched_gate(s, rec->base, tc, tx, NULL, NULL, NULL);
+	if (!in && p->round >= 0 && p->round <= TUNE_MAX_ROUNDS)
+		p->bad_round[tc][p->round] = true;
 	count_block(p, tc, w > 0 ? w : tx, in);
 	if (!tx) {
 		p->notx[tc]++;
@@ -570,6 +574,7 @@ static int read_rounds(const char *dir, struct pkts *p)
 			break;
 		rc = record_read(path, &rec);
 		p->round = k;
+		p->rounds = k;
 		if (!rc) {
 			rc = read_packets(sub, &rec, p);
 			record_free(&rec);
@@ -616,11 +621,16 @@ int report_variant(struct out *o, const char *dir, const char *variant, struct t
 	struct stats st;
 	int tc, rc;
 
+	/* its rounds (round-K/), or one run (a sweep made before the rounds) */
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	rc = record_read(path, &rec);
-	if (!rc) {
-		rc = read_packets(dir, &rec, p);
-		record_free(&rec);
+	if (access(path, F_OK)) {
+		rc = read_rounds(dir, p);
+	} else {
+		rc = record_read(path, &rec);
+		if (!rc) {
+			rc = read_packets(dir, &rec, p);
+			record_free(&rec);
+		}
 	}
 	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
 		const char *const *tp;
@@ -637,6 +647,10 @@ int report_variant(struct out *o, const char *dir, const char *variant, struct t
 			continue;
 		f[tc] = (struct tune_figures)TUNE_NONE;
 		f[tc].violations = v;
+		f[tc].rounds = p->rounds ? p->rounds : 1;
+		f[tc].bad_rounds = 0;
+		for (int k = 0; k <= TUNE_MAX_ROUNDS; k++)
+			f[tc].bad_rounds += p->bad_round[tc][k];
 		if (p->sent[tc]) {
 			f[tc].packets = (double)p->sent[tc];
 			f[tc].in_window = 100.0 * (double)p->inside[tc] / (double)p->sent[tc];

@@ -212,8 +212,12 @@ struct tune_figures {
 	double packets, violations, in_window, p99, median;
 	/* the 95 % intervals of in_window (%) and of the p99 (order statistics: n >= 368) */
 	double in_lo, in_hi, p99_lo, p99_hi;
+	/* the rounds of the sweep it was measured in, and those with a packet not shown inside */
+	double rounds, bad_rounds;
 };
-#define TUNE_NONE { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN }
+#define TUNE_NONE { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN }
+/* The most rounds of a sweep (tune --rounds) */
+#define TUNE_MAX_ROUNDS 100
 /*
  * report_variant - the figures of one variant of a tuning sweep (@dir: its
  * record and packets.csv): violations, no_timestamp, in_window_pct (an

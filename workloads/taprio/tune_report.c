@@ -7,7 +7,7 @@
  * schedule.sched. Writes DIR/tune.csv, one line a variant and class:
  *   kind,tc,scale,window_us,cycle_us,packets,violations,in_window_pct,
  *   in_window_lo,in_window_hi,outside_max_pct,p99_lateness_us,p99_lo,p99_hi,
- *   median_lateness_us
+ *   median_lateness_us,rounds,rounds_outside
  * (a figure the variant does not have is an empty field; outside_max_pct
  * is the 95 % upper bound of the share outside, 100 - in_window_lo), and
  * DIR/tune-recommendation.txt: per class, the shortest window that passes,
@@ -41,6 +41,7 @@ struct tune_row {
 	/* NAN: the variant does not have the figure */
 	double packets, violations, in_window, p99, median;
 	double in_lo, in_hi, p99_lo, p99_hi;
+	double rounds, bad_rounds;
 };
 
 /* The statistic @field of metric @name of class @tc in @root, NAN when absent or null */
@@ -101,6 +102,8 @@ static struct tune_figures summary_figures(json_t *root, int tc)
 {
 	/* in_window_pct is an estimate: "median" the % of packets sent, "n" those sent */
 	struct tune_figures f = {
+		.rounds = NAN,
+		.bad_rounds = NAN,
 		.packets = figure(root, "in_window_pct", tc, "n"),
 		.violations = figure(root, "violations", tc, "median"),
 		.in_window = figure(root, "in_window_pct", tc, "median"),
@@ -141,7 +144,7 @@ void tune_add(struct tune_rows *rows, const char *name, const struct tsched *s,
 		*r = base;
 		r->tc = tc;
 		r->packets = r->violations = r->in_window = r->p99 = r->median = NAN;
-		r->in_lo = r->in_hi = r->p99_lo = r->p99_hi = NAN;
+		r->in_lo = r->in_hi = r->p99_lo = r->p99_hi = r->rounds = r->bad_rounds = NAN;
 		if (s)
 			row_windows(r, s);
 		else
@@ -156,6 +159,8 @@ void tune_add(struct tune_rows *rows, const char *name, const struct tsched *s,
 			r->in_hi = f[tc].in_hi;
 			r->p99_lo = f[tc].p99_lo;
 			r->p99_hi = f[tc].p99_hi;
+			r->rounds = f[tc].rounds;
+			r->bad_rounds = f[tc].bad_rounds;
 		}
 	}
 }
@@ -209,7 +214,7 @@ static int write_table(const char *dir, const struct tune_rows *rows)
 	size_t i;
 	int rc = csv_open(&af, dir, "tune.csv", "kind,tc,scale,window_us,cycle_us,packets,"
 			  "violations,in_window_pct,in_window_lo,in_window_hi,outside_max_pct,"
-			  "p99_lateness_us,p99_lo,p99_hi,median_lateness_us");
+			  "p99_lateness_us,p99_lo,p99_hi,median_lateness_us,rounds,rounds_outside");
 
 	if (rc)
 		return rc;
@@ -231,6 +236,8 @@ static int write_table(const char *dir, const struct tune_rows *rows)
 		put_num(af.f, r->p99_lo, "%.3f");
 		put_num(af.f, r->p99_hi, "%.3f");
 		put_num(af.f, r->median, "%.3f");
+		put_num(af.f, r->rounds, "%.0f");
+		put_num(af.f, r->bad_rounds, "%.0f");
 		fputc('\n', af.f);
 	}
 	return atomic_commit(&af);
@@ -268,6 +275,9 @@ static const char *describe(const struct tune_row *r, char *buf, size_t len)
 	else
 		k = snprintf(buf, len, "%.0f of %.0f packets outside (at most %.1f%%, 95%%)", r->violations,
 			     r->packets, 100 - r->in_lo);
+	if (r->rounds > 1)
+		k += snprintf(buf + k, len - (size_t)k, " in %.0f rounds, %.0f of them with a packet not "
+			      "shown inside", r->rounds, r->bad_rounds);
 	if (!isnan(r->p99))
 		snprintf(buf + k, len - (size_t)k, ", p99 gate lateness %.0f us [%.0f, %.0f]", r->p99,
 			 r->p99_lo, r->p99_hi);
