@@ -447,13 +447,16 @@ int ci_ratio_clusters(const double *num, const size_t *cnum, size_t nnum, size_t
 		md = resample_quantile(&b, cb, tb, 0.5);
 		rep[r] = md != 0 ? resample_quantile(&a, ca, ta, 0.5) / md : NAN;
 	}
+	for (r = 0; r < CI_BOOTSTRAP_REPS; r++)
+		if (isnan(rep[r])) {
+			none(ci, "ratio of medians", "a resample's median of the denominator was 0");
+			goto out;
+		}
 	qsort(rep, CI_BOOTSTRAP_REPS, sizeof(*rep), stats_cmp_double);
 	ci->lo = stats_percentile_sorted(rep, CI_BOOTSTRAP_REPS, 0.025);
 	ci->hi = stats_percentile_sorted(rep, CI_BOOTSTRAP_REPS, 0.975);
 	ci->of = "ratio of medians";
 	ci->method = "cluster bootstrap";
-	if (!isfinite(ci->lo) || !isfinite(ci->hi))
-		none(ci, "ratio of medians", "a resample's median of the denominator was 0");
 out:
 	free(a.v);
 	free(a.off);

@@ -99,7 +99,7 @@ static long model_change_of(const struct match *m, long prev, uint64_t tprev, ui
 	double room = INFINITY;
 	long j, found = -1;
 
-	if (prev >= 0 && prev + 1 < m->nmodel && t > tprev) {
+	if (prev >= 0 && prev + 1 < m->nmodel && t >= tprev) {
 		double late = ((double)tprev - (double)m->c->t_start) / 1e6 - (double)ms[prev].t_ms;
 		double step = (double)(ms[prev + 1].t_ms - ms[prev].t_ms);
 

@@ -149,6 +149,8 @@ measurement() {
 		--sync-threshold "$threshold_ns" --name "$name" "${RUN_OPTS[@]}" "$sched"
 	[ "$probe_ok" = 0 ] || probe_stop "$probe"
 	notes "$probe"
+	# The kernel refused the schedule: nothing more to measure on it
+	[ "$FAIL_KIND" != refused ] || wl_stop
 }
 
 # 3b. The probe pass: the printing probe around a run of its own

@@ -62,6 +62,8 @@ static void count_block(struct pkts *p, int tc, int64_t w, bool in)
 {
 	size_t b, i;
 
+	if (w <= 0)
+		return;	/* no time to place it by */
 	if (!p->nblk[tc])
 		p->blk0[tc] = w;
 	b = w > p->blk0[tc] ? (size_t)((w - p->blk0[tc]) / BLOCK_NS) : 0;
@@ -632,6 +634,8 @@ int report_variant(struct out *o, const char *dir, const char *variant, struct t
 			record_free(&rec);
 		}
 	}
+	for (tc = 0; tc < nf; tc++)
+		f[tc] = (struct tune_figures)TUNE_NONE;
 	for (tc = 0; !rc && tc <= p->maxtc; tc++) {
 		const char *const *tp;
 		double v = (double)p->viol[tc];
