@@ -39,7 +39,10 @@ set label 1000 runid at screen 0.99, 0.975 right font ',8' tc rgb '#666666' fron
 # @save: draw the last plot into out.'.png' and out.'.svg', each written to a
 # temporary file first and renamed, so no reader sees half a figure
 mvout(ext) = sprintf("mv -f -- '%s.%s.tmp' '%s.%s'", out, ext, out, ext)
-save = "set terminal pngcairo size 960,600 font 'DejaVu Sans,10' noenhanced background rgb 'white'; \
+# (fig_w, fig_h: the figure's size, 960 x 600 unless a script sets them)
+fig_w = 960
+fig_h = 600
+save = "set terminal pngcairo size fig_w,fig_h font 'DejaVu Sans,10' noenhanced background rgb 'white'; \
 set output out.'.png.tmp'; replot; set output; mv_ = system(mvout('png')); \
-set terminal svg size 960,600 font 'DejaVu Sans,10' noenhanced background rgb 'white'; \
+set terminal svg size fig_w,fig_h font 'DejaVu Sans,10' noenhanced background rgb 'white'; \
 set output out.'.svg.tmp'; replot; set output; mv_ = system(mvout('svg'))"

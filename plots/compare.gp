@@ -1,6 +1,7 @@
-# Comparison of runs: %change of metric B against A, one bar per parameter
-# set, error bars the 95 % bootstrap interval over the boots (none with one
-# boot a side); red bars are the metrics found changed.
+# Comparison of runs: %change of metric B against A, one horizontal bar per
+# parameter set (the figure as tall as they need), on a B/A ratio axis (log)
+# unless an interval reaches -100 %, error bars the 95 % interval over the
+# boots (none with one boot a side); red bars are the metrics found changed.
 # Run by bench/compare.sh once per metric name:
 #	gnuplot -e "rundir='OUTDIR'; metric='taprio.latency'; boots='3 boot(s) in A, 3 in B'" \
 #		plots/compare.gp
@@ -14,23 +15,36 @@ if (!exists("runid")) runid = 'B against A'
 load 'plots/common.gp'
 data = rundir.'/compare-'.metric.'.csv'
 
-set title metric.': %change of B against A ('.boots.'; bars: 95 % interval)'
-set ylabel '%change of the median, B against A'
-set xlabel 'parameters'
+set title metric.': B against A ('.boots.')'
+set ylabel ''
 set style fill solid 0.75 border -1
-set boxwidth 0.6
-set xtics rotate by -25 left
 set key off
-set xzeroaxis lt 1 lc rgb '#444444'
+set grid xtics noytics lc rgb '#dddddd' lt 1
+set border 1
 stats data using "change" nooutput
-set xrange [-0.6:STATS_records - 0.4]
-set offsets 0, 0, graph 0.1, graph 0.1
+rows = STATS_records
+stats data using "lo" nooutput
+# one row a parameter set, as many as there are; a ratio axis (log) when
+# every interval stays above -100 %, so that +3800 % and -20 % both show
+fig_h = rows * 16 + 140 > 600 ? rows * 16 + 140 : 600
+set yrange [rows - 0.5:-0.5]
+set ytics font ',8'
 lbl(m) = m == m ? sprintf('%+.1f%%', m) : ''
-# the invisible points at 0 keep 0 inside the autoscaled y range
-plot data using 0:"change":(column("changed") > 0 ? 0xee6677 : 0x4477aa):xtic(strcol("params")) with boxes lc rgb variable, \
-     '' using 0:(0) with points pt -1, \
-     '' using 0:"change":"lo":"hi" with yerrorbars lc rgb '#222222' lw 1.5 ps 0, \
-     '' using 0:"change":(lbl(column("change"))) with labels offset 0, 0.8 font ',8'
+if (STATS_min > -100) {
+	set logscale x
+	set xlabel 'B / A (log scale; the label: %change; bars: 95 % interval; red: changed)'
+	x(c) = 1 + c / 100
+	base = 1
+} else {
+	set xlabel '%change of the median, B against A (bars: 95 % interval; red: changed)'
+	x(c) = c
+	base = 0
+}
+set arrow 1 from base, graph 0 to base, graph 1 nohead lc rgb '#444444' front
+plot data using (x(column("change"))):0:(base):(x(column("change"))):($0 - 0.3):($0 + 0.3):(column("changed") > 0 ? 0xee6677 : 0x4477aa):ytic(strcol("params")) \
+	with boxxyerror lc rgb variable, \
+     '' using (x(column("change"))):0:(x(column("lo"))):(x(column("hi"))) with xerrorbars lc rgb '#222222' lw 1.2 ps 0, \
+     '' using (x(column("hi"))):0:(lbl(column("change"))) with labels left offset 0.5, 0 font ',7'
 
 out = rundir.'/compare-'.metric
 @save
