@@ -15,7 +15,7 @@ stats data using "lost" nooutput
 nlost = STATS_records > 0 ? STATS_max : NaN
 set title sprintf("taprio: advance lateness over time: %d of %.0f advances printed (%.0f lost from the timeline; bpftrace reported %s)", \
 	nprint, nadv, nadv - nprint, nlost == nlost ? sprintf('%.0f lost', nlost) : 'no loss count')
-set xlabel 'time from the start of the measurement [s]'
+set xlabel 'time from the start of the run the probe watched (probe-pass/) [s]'
 set ylabel 'lateness [µs] (log scale)'
 set logscale y
 set key top right

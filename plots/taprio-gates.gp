@@ -18,7 +18,7 @@ tend = STATS_max
 stats gates using "tc" nooutput
 ntc = int(STATS_max) + 1
 kind(k) = strcol("kind") eq k
-set title sprintf('taprio: gates and packet TX over %.0f ms of the measurement', tend - tbeg)
+set title sprintf('taprio: gates and packet TX over %.0f ms of the run the printing probe watched (probe-pass/)', tend - tbeg)
 set xlabel 'time from the first cycle measured [ms]'
 set ylabel 'traffic class'
 set xrange [tbeg:tend]
