@@ -33,11 +33,12 @@ x = 'pos(strcol("kind"), column("scale"))'
 has(c) = column(c) == column(c)
 plot f using (@x):"tc":(0.48):(0.45):(column("p99_lateness_us") / 1000) with boxxyerror fc palette fs solid 1.0 notitle, \
 	f using (@x):(column("violations") > 0 ? column("tc") + 0.32 : NaN) with points ls 6 pt 2 ps 1.5 title 'violations > 0', \
-	f using (@x):(column("tc") + 0.14):(sprintf('%.0f µs', column("window_us"))) with labels font ',8' notitle, \
-	f using (@x):(column("tc") - 0.06):(has("p99_lateness_us") ? sprintf('p99 %.1f [%.1f, %.1f]', \
-		column("p99_lateness_us") / 1000, column("p99_lo") / 1000, column("p99_hi") / 1000) : \
-		'too few for a p99') with labels font ',7' notitle, \
-	f using (@x):(column("tc") - 0.26):(has("outside_max_pct") ? sprintf('out ≤ %.1f%%', \
+	f using (@x):(column("tc") + 0.17):(sprintf('%.0f µs', column("window_us"))) with labels font ',8' notitle, \
+	f using (@x):(column("tc") + 0.01):(has("p99_lateness_us") ? sprintf('p99 %.1f', \
+		column("p99_lateness_us") / 1000) : 'too few') with labels font ',7' notitle, \
+	f using (@x):(column("tc") - 0.13):(has("p99_lateness_us") ? sprintf('[%.1f, %.1f]', \
+		column("p99_lo") / 1000, column("p99_hi") / 1000) : 'for a p99') with labels font ',7' notitle, \
+	f using (@x):(column("tc") - 0.29):(has("outside_max_pct") ? sprintf('out ≤ %.1f%%', \
 		column("outside_max_pct")) : '') with labels font ',7' notitle
 out = rundir.'/taprio/tune'
 @save
