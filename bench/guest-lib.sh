@@ -109,10 +109,16 @@ probe_start() {
 # histograms: map,key,low,high,value). A bpftrace still running
 # LAB_PROBE_STOP_SECONDS (120) after the SIGINT is killed and the probe fails,
 # so that a stuck probe costs its output, not the rest of the run.
-# The SIGINT is sent again every 10 s: a bpftrace was seen asleep in
-# epoll_wait for 448 s after one, its probes quiet (a signal that came
-# between its check of the flag and its wait would be seen only at the next
-# event), and a second SIGINT ends such a wait.
+# The SIGINT is sent again every 10 s. Why: bpftrace's handler only sets a
+# flag; its reader loop (epoll_wait with a 100 ms timeout, in bpftrace's
+# public source) ends when epoll_wait fails with EINTR, and the flag is
+# otherwise read only when a printed event arrives. A SIGINT that lands
+# while the reader is busy outside epoll_wait (reading a burst of events,
+# as the last sendmsgs of routedump's insert print) is kept in the flag and
+# never acted on once the probes are quiet: a bpftrace slept in epoll_wait
+# for 448 s so; tests/guest/routedump-loop.sh sees it in some loops
+# (2026-12-07: 2 of 12 loops; in loop 5 of 6 the second SIGINT ended it). A second SIGINT,
+# which almost always finds it inside epoll_wait, ends such a wait.
 probe_stop() {
 	local name=$1 var pid i limit=${LAB_PROBE_STOP_SECONDS:-120}
 	var=PROBE_PID_${name//[^a-zA-Z0-9]/_}
