@@ -44,8 +44,8 @@ struct tune_row {
 	double rounds, bad_rounds;
 };
 
-/* The statistic @field of metric @name of class @tc in @root, NAN when absent or null */
-static double figure(json_t *root, const char *name, int tc, const char *field)
+/* Metric @name of class @tc in @root, or NULL */
+static json_t *metric_of(json_t *root, const char *name, int tc)
 {
 	json_t *m;
 	size_t i;
@@ -54,16 +54,26 @@ static double figure(json_t *root, const char *name, int tc, const char *field)
 	snprintf(tcs, sizeof(tcs), "%d", tc);
 	json_array_foreach(json_object_get(root, "metrics"), i, m) {
 		const char *n = json_string_value(json_object_get(m, "name"));
-		const char *t = json_string_value(json_object_get(json_object_get(m, "params"),
-								  "tc"));
-		json_t *v;
+		const char *t = json_string_value(json_object_get(json_object_get(m, "params"), "tc"));
 
-		if (!n || !t || strcmp(n, name) || strcmp(t, tcs))
-			continue;
-		v = json_object_get(m, field);
-		return json_is_number(v) ? json_number_value(v) : NAN;
+		if (n && t && !strcmp(n, name) && !strcmp(t, tcs))
+			return m;
 	}
-	return NAN;
+	return NULL;
+}
+
+/* The number @key of @o, NAN when absent or null */
+static double num_of(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The statistic @field of metric @name of class @tc in @root, NAN when absent or null */
+static double figure(json_t *root, const char *name, int tc, const char *field)
+{
+	return num_of(metric_of(root, name, tc), field);
 }
 
 /* The windows of class @tc in the variant's schedule, in whole us */
@@ -79,22 +89,7 @@ static void row_windows(struct tune_row *r, const struct tsched *s)
 /* The end @end ("lo" or "hi") of the ci95 of metric @name of class @tc in @root, or NAN */
 static double ci_end(json_t *root, const char *name, int tc, const char *end)
 {
-	json_t *m;
-	size_t i;
-	char tcs[8];
-
-	snprintf(tcs, sizeof(tcs), "%d", tc);
-	json_array_foreach(json_object_get(root, "metrics"), i, m) {
-		const char *n = json_string_value(json_object_get(m, "name"));
-		const char *t = json_string_value(json_object_get(json_object_get(m, "params"), "tc"));
-		json_t *v;
-
-		if (!n || !t || strcmp(n, name) || strcmp(t, tcs))
-			continue;
-		v = json_object_get(json_object_get(m, "ci95"), end);
-		return json_is_number(v) ? json_number_value(v) : NAN;
-	}
-	return NAN;
+	return num_of(json_object_get(metric_of(root, name, tc), "ci95"), end);
 }
 
 /* The figures of class @tc in a variant's summary.json */
