@@ -460,7 +460,8 @@ cp "$tp/run.json" "$tp/packets.csv" "$tp4/"
 cp "$tp/run.json" "$tp/packets.csv" "$tp/probe-taprio_gate.csv" "$tp/probe-taprio_gate-maps.csv" "$tp4/probe-pass/"
 printf 'map,key,low,high,value\n"@advance_late_us_fine","",20,29,5\n"@advances","","","",5\n' \
 	>"$tp4/probe-taprio_advance-maps.csv"
-"$root/build/taprio" report --out "$tp4" 2>/dev/null >/dev/null || true
+"$root/build/taprio" report --out "$tp4" 2>"$tmp/tp4.err" >/dev/null && rc=0 || rc=$?
+check "taprio report on the probe-pass layout exits 0" 0 "$rc"
 t4() { jq -r --arg n "$1" --arg f "$2" '[.metrics[] | select(.name == $n)][0] | .[$f] | tostring' "$tp4/summary.json"; }
 check "taprio report, probe pass: the advance lateness is the measurement's (maps-only probe), not the probe pass's" \
 	"5 24.5" "$(t4 advance_lateness_us n) $(t4 advance_lateness_us median)"
@@ -474,7 +475,7 @@ check "taprio report, probe pass: the timeline figure is drawn from it" yes \
 	"$([ -s "$tp4/advance-timeline.csv" ] && [ -s "$tp4/gate-marks.csv" ] && echo yes || echo no)"
 # isochron against our sender, in 6 rounds a side of 20 frames, each round's
 # latencies shifted by its host load: the ratio's interval resamples whole
-# rounds (issue 32: frames of one round are not independent)
+# rounds (the frames of one round share its host load: not independent)
 tp3=$tmp/taprio-isochron
 mkdir -p "$tp3"
 cp "$tp/run.json" "$tp/packets.csv" "$tp3/"
@@ -491,7 +492,8 @@ for k in 1 2 3 4 5 6; do
 			>>"$tp3/isochron.csv"
 	done
 done
-"$root/build/taprio" report --out "$tp3" 2>/dev/null >/dev/null || true
+"$root/build/taprio" report --out "$tp3" 2>"$tmp/tp3.err" >/dev/null && rc=0 || rc=$?
+check "taprio report on the isochron rounds exits 0" 0 "$rc"
 check "taprio report: isochron_latency_ratio's interval resamples whole rounds (6 a side)" \
 	"cluster bootstrap 6 6" \
 	"$(jq -r '.metrics[] | select(.name == "isochron_latency_ratio") | "\(.ci95.method) \(.counts.rounds_ours) \(.counts.rounds_isochron)"' "$tp3/summary.json")"
@@ -510,7 +512,8 @@ cp "$tp/run.json" "$tp2/"
 		echo "0,$i,64,$((c + 100000)),$((c + 150000)),$tx,$((tx + 100000))"
 	done
 } >"$tp2/packets.csv"
-"$root/build/taprio" report --out "$tp2" 2>/dev/null >/dev/null || true
+"$root/build/taprio" report --out "$tp2" 2>"$tmp/tp2.err" >/dev/null && rc=0 || rc=$?
+check "taprio report on the clustered packets exits 0" 0 "$rc"
 check "taprio report: 10 of 1000 packets outside their window, in one stall: in_window_pct 99 %" 99 \
 	"$(jq -r '.metrics[] | select(.name == "in_window_pct") | .median' "$tp2/summary.json")"
 check "taprio report: its interval is Wilson on the effective n of the half-second blocks, wider than plain Wilson" \

@@ -626,16 +626,14 @@ static int report_gate_advances(struct out *o, const char *dir, const struct run
 		     { "taprio_gate", true }, { "taprio_gate_kprobe", false } };
 	struct run_record prec;
 	const struct run_record *trec = rec;
-	char tdir[4096], path[4200];
+	char tdir[4096];
 	bool pass = false;
 	size_t i;
 	int rc = 1;
 
 	for (i = 0; rc == 1 && i < sizeof(maps) / sizeof(maps[0]); i++)
 		rc = report_advances(o, dir, maps[i].probe, rec, maps[i].figures);
-	snprintf(tdir, sizeof(tdir), "%s/probe-pass", dir);
-	snprintf(path, sizeof(path), "%s/run.json", tdir);
-	if (!access(path, F_OK) && !record_read(path, &prec)) {
+	if (probe_pass_read(dir, tdir, sizeof(tdir), &prec)) {
 		pass = true;
 		trec = &prec;
 	} else {

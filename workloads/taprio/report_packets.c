@@ -515,12 +515,21 @@ static int packet_figures(const char *dir, const struct pkts *p, const char *mdi
 	return rc;
 }
 
+bool probe_pass_read(const char *dir, char *pdir, size_t len, struct run_record *rec)
+{
+	char path[4200];
+
+	snprintf(pdir, len, "%s/probe-pass", dir);
+	snprintf(path, sizeof(path), "%s/run.json", pdir);
+	return !access(path, F_OK) && !record_read(path, rec);
+}
+
 int report_packets(struct out *o, const char *dir, const struct run_record *rec,
 		   struct pkt_counts *pc)
 {
 	struct pkts *p = new_packets(), *pp = p;
 	struct run_record prec, *mrec = (struct run_record *)rec;
-	char pdir[4096], path[4200];
+	char pdir[4096];
 	const char *mdir = dir;
 	int tc, rc;
 
@@ -531,10 +540,8 @@ int report_packets(struct out *o, const char *dir, const struct run_record *rec,
 	rc = read_packets(dir, rec, p);
 	if (rc)
 		goto out;
-	/* The printing probe's own run, when it had one (probe-pass/) */
-	snprintf(pdir, sizeof(pdir), "%s/probe-pass", dir);
-	snprintf(path, sizeof(path), "%s/run.json", pdir);
-	if (!access(path, F_OK) && !record_read(path, &prec)) {
+	/* The printing probe's own run, when it had one */
+	if (probe_pass_read(dir, pdir, sizeof(pdir), &prec)) {
 		pp = new_packets();
 		if (!read_packets(pdir, &prec, pp)) {
 			mdir = pdir;

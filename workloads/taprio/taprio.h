@@ -130,6 +130,12 @@ int record_write(const struct run *r, const char *dir);
 /* The record at @path: 0, or -errno with the reason printed */
 int record_read(const char *path, struct run_record *rec);
 void record_free(struct run_record *rec);
+/*
+ * The run the printing probe watched on its own, @dir/probe-pass, into
+ * @pdir (@len bytes) and its record into @rec (record_free it): true when
+ * it is there and readable
+ */
+bool probe_pass_read(const char *dir, char *pdir, size_t len, struct run_record *rec);
 
 /* The verbs */
 int cmd_check(int argc, char **argv);
